@@ -1,0 +1,121 @@
+#pragma once
+// The input deck as plain structs. Every default lives here and nowhere else; config/parse.cpp fills these from
+// YAML and config/validate.cpp checks them. No other part of eddy sees YAML.
+#include <array>
+#include <string>
+#include <vector>
+
+namespace eddy::config {
+
+struct DomainConfig {
+  int dimensions = 2;                        ///< 2 or 3
+  std::array<int, 3> cells{64, 64, 1};       ///< cells per axis (z is 1 in 2D)
+  std::array<double, 3> length{1, 1, 1};     ///< physical extent per axis
+  std::array<double, 3> origin{0, 0, 0};     ///< coordinates of the low corner
+};
+
+struct PhysicsConfig {
+  double viscosity = 0.01;  ///< kinematic viscosity nu
+  double density = 1.0;     ///< constant density (pressure is reported as p, not p/rho)
+};
+
+enum class BoundaryType { periodic, no_slip, moving_wall, free_slip, inflow, outflow };
+enum class InflowProfile { uniform, parabolic };
+enum class OutflowType { zero_gradient, convective };
+
+/// Boundary condition on one face of the domain.
+struct FaceBoundary {
+  BoundaryType type = BoundaryType::no_slip;
+  std::array<double, 3> velocity{0, 0, 0};  ///< wall velocity (moving_wall) or inflow velocity scale (inflow)
+  InflowProfile profile = InflowProfile::uniform;
+  OutflowType outflow = OutflowType::zero_gradient;
+};
+
+/// Faces in the order x_low, x_high, y_low, y_high, z_low, z_high (index 2 * axis + side).
+struct BoundaryConfig {
+  std::array<FaceBoundary, 6> faces{};
+  /// The face on `side` (0 low, 1 high) of `axis`.
+  const FaceBoundary& face(int axis, int side) const { return faces[2 * axis + side]; }
+};
+
+enum class InitialType { rest, uniform, taylor_green, random };
+
+struct InitialConfig {
+  InitialType type = InitialType::rest;
+  std::array<double, 3> velocity{0, 0, 0};  ///< uniform flow velocity, or the base flow for `random`
+  double amplitude = 1.0;                   ///< Taylor-Green velocity scale, or random perturbation size
+  unsigned long long seed = 12345;          ///< random perturbation seed (same field on any rank count)
+  std::string checkpoint;                   ///< restart from this checkpoint instead (set by --restart)
+};
+
+enum class TimeScheme { rk3, euler };
+
+struct TimeConfig {
+  TimeScheme scheme = TimeScheme::rk3;
+  bool adaptive = true;       ///< CFL-controlled dt; otherwise `dt` is fixed
+  double dt = 1e-3;           ///< fixed step, or the first step and upper bound when adaptive
+  double cfl = 0.5;           ///< advective Courant number target
+  double viscous_safety = 0.5;  ///< fraction of the explicit diffusion limit
+  double end_time = 1.0;
+  long long max_steps = 1000000000;
+  double wall_time_limit = 0;  ///< seconds; 0 = no limit
+};
+
+enum class AdvectionScheme { central, upwind };
+
+struct NumericsConfig {
+  AdvectionScheme advection = AdvectionScheme::central;
+};
+
+enum class PoissonSolverType { multigrid, mg_cg, cg, jacobi };
+enum class SmootherType { red_black_gauss_seidel, jacobi, chebyshev };
+enum class CycleType { v, w, f };
+
+struct PoissonConfig {
+  PoissonSolverType solver = PoissonSolverType::multigrid;
+  double rtol = 1e-8;        ///< stop when |r| <= rtol * |b|
+  double atol = 1e-12;       ///< or when |r| <= atol
+  int max_iterations = 200;  ///< V-cycles for multigrid, iterations for the Krylov and Jacobi solvers
+  SmootherType smoother = SmootherType::red_black_gauss_seidel;
+  CycleType cycle = CycleType::v;
+  int pre_smooth = 2;
+  int post_smooth = 2;
+  int check_every = 1;       ///< residual norm every this many iterations
+};
+
+struct OutputConfig {
+  std::string directory = "runs/eddy";  ///< run folder
+  bool overwrite = false;               ///< allow reusing an existing run folder
+  long long interval_steps = 0;         ///< field output every N steps (0 = off)
+  double interval_time = 0;             ///< field output every T of simulated time (0 = off)
+  std::vector<std::string> fields{"velocity", "pressure", "vorticity"};
+  long long checkpoint_interval_steps = 0;  ///< 0 = only at the end and on signals
+  int keep_checkpoints = 3;
+  long long log_interval = 10;  ///< print a diagnostics line every N steps
+};
+
+enum class CommBackend { automatic, mpi, nccl };
+
+struct ParallelConfig {
+  std::array<int, 3> process_grid{0, 0, 0};  ///< ranks per axis; 0 = chosen automatically
+  CommBackend halo_backend = CommBackend::automatic;
+  CommBackend reduction_backend = CommBackend::automatic;
+  bool overlap = true;  ///< overlap halo exchange with interior compute
+};
+
+/// The whole resolved deck.
+struct Deck {
+  std::string name = "eddy";  ///< case name used in logs and output file names
+  DomainConfig domain;
+  PhysicsConfig physics;
+  BoundaryConfig boundary;
+  InitialConfig initial;
+  TimeConfig time;
+  NumericsConfig numerics;
+  PoissonConfig pressure;
+  OutputConfig output;
+  ParallelConfig parallel;
+  std::string source;  ///< where the deck came from (a path, or "<embedded default>")
+};
+
+}  // namespace eddy::config

@@ -1,0 +1,45 @@
+#pragma once
+// The MPI world of a run (rank, size, node-local rank) and, on GPUs, its NCCL communicator.
+#include "core/types.hpp"
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+
+namespace eddy::parallel {
+
+/// Node-local rank of the calling process (ranks sharing its memory), used to pick its GPU.
+int node_local_rank(MPI_Comm comm);
+
+/// Kokkos settings for this rank: on GPU builds, device = node-local rank modulo the visible device count.
+Kokkos::InitializationSettings kokkos_settings_for_rank(MPI_Comm comm);
+
+/// Throws eddy::Error naming the rank and the call when an MPI call fails.
+void check_mpi(int code, const char* call);
+
+/// The communicators of a run. NCCL (GPU builds only) is created on first use, bootstrapped through MPI.
+class Context {
+ public:
+  /// Wraps `comm` (not owned).
+  explicit Context(MPI_Comm comm = MPI_COMM_WORLD);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int local_rank() const { return local_rank_; }
+  /// True when this build can use NCCL (Kokkos CUDA backend and NCCL found).
+  static bool nccl_available();
+  /// The NCCL communicator as an opaque pointer (ncclComm_t); created collectively on first call.
+  void* nccl_comm();
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1, local_rank_ = 0;
+  void* nccl_ = nullptr;
+};
+
+}  // namespace eddy::parallel

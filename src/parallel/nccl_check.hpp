@@ -1,0 +1,15 @@
+#pragma once
+// Error checks for NCCL and CUDA calls (GPU builds with NCCL only).
+#ifdef EDDY_HAVE_NCCL
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+namespace eddy::parallel {
+
+/// Throws eddy::Error naming the rank, the call and NCCL's message when `result` is not ncclSuccess.
+void check_nccl(ncclResult_t result, const char* call);
+/// Throws eddy::Error naming the rank, the call and CUDA's message when `result` is not cudaSuccess.
+void check_cuda(cudaError_t result, const char* call);
+
+}  // namespace eddy::parallel
+#endif

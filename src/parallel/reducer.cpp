@@ -1,0 +1,69 @@
+#include "parallel/reducer.hpp"
+
+#include "core/error.hpp"
+#include "parallel/nccl_check.hpp"
+
+namespace eddy::parallel {
+namespace {
+
+MPI_Op mpi_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum: return MPI_SUM;
+    case ReduceOp::max: return MPI_MAX;
+    case ReduceOp::min: return MPI_MIN;
+  }
+  return MPI_SUM;
+}
+
+#ifdef EDDY_HAVE_NCCL
+ncclRedOp_t nccl_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum: return ncclSum;
+    case ReduceOp::max: return ncclMax;
+    case ReduceOp::min: return ncclMin;
+  }
+  return ncclSum;
+}
+#endif
+
+}  // namespace
+
+bool resolve_nccl(config::CommBackend requested, const char* deck_key) {
+  if (requested == config::CommBackend::mpi) return false;
+  if (requested == config::CommBackend::nccl && !Context::nccl_available()) {
+    throw Error(std::string(deck_key) +
+                ": 'nccl' was requested but this eddy build has no NCCL (it needs Kokkos with CUDA and NCCL); "
+                "allowed here: auto, mpi");
+  }
+  return Context::nccl_available();
+}
+
+Reducer::Reducer(Context& context, config::CommBackend requested)
+    : context_(&context), use_nccl_(resolve_nccl(requested, "parallel.reduction_backend")) {
+  if (use_nccl_) context_->nccl_comm();
+}
+
+void Reducer::allreduce(Buffer values, ReduceOp op) const {
+  const int count = static_cast<int>(values.extent(0));
+#ifdef EDDY_HAVE_NCCL
+  if (use_nccl_) {
+    const auto stream = ExecSpace().cuda_stream();
+    check_nccl(ncclAllReduce(values.data(), values.data(), count, ncclDouble, nccl_op(op),
+                             static_cast<ncclComm_t>(context_->nccl_comm()), stream),
+               "ncclAllReduce");
+    return;
+  }
+#endif
+  if (context_->size() == 1) return;
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, host.data(), count, MPI_DOUBLE, mpi_op(op), context_->comm()),
+            "MPI_Allreduce");
+  Kokkos::deep_copy(values, host);
+}
+
+void Reducer::allreduce_host(Real* values, int count, ReduceOp op) const {
+  if (context_->size() == 1) return;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, mpi_op(op), context_->comm()), "MPI_Allreduce");
+}
+
+}  // namespace eddy::parallel

@@ -1,0 +1,50 @@
+#pragma once
+// Global reductions across ranks: sum, max or min of one or several values in one collective.
+// NCCL on device memory when available (no host synchronisation), MPI otherwise. The choice lives here only.
+#include "config/deck.hpp"
+#include "parallel/context.hpp"
+
+#include <array>
+#include <string>
+
+namespace eddy::parallel {
+
+enum class ReduceOp { sum, max, min };
+
+class Reducer {
+ public:
+  /// Picks NCCL or MPI for `requested` (automatic: NCCL when the build has it); throws if NCCL is forced but absent.
+  Reducer(Context& context, config::CommBackend requested);
+
+  /// Combines `values` (device memory) element-wise across ranks in place, enqueued on the default execution space
+  /// instance; with NCCL the host does not wait, so the result can feed later kernels directly.
+  void allreduce(Buffer values, ReduceOp op) const;
+
+  /// Combines host values across ranks and returns them (blocks until done).
+  template <std::size_t N>
+  std::array<Real, N> allreduce(std::array<Real, N> values, ReduceOp op) const {
+    allreduce_host(values.data(), static_cast<int>(N), op);
+    return values;
+  }
+  /// Global sum of one host value.
+  Real sum(Real value) const { return allreduce(std::array<Real, 1>{value}, ReduceOp::sum)[0]; }
+  /// Global maximum of one host value.
+  Real max(Real value) const { return allreduce(std::array<Real, 1>{value}, ReduceOp::max)[0]; }
+  /// Global minimum of one host value.
+  Real min(Real value) const { return allreduce(std::array<Real, 1>{value}, ReduceOp::min)[0]; }
+
+  bool uses_nccl() const { return use_nccl_; }
+  /// "nccl" or "mpi".
+  std::string backend_name() const { return use_nccl_ ? "nccl" : "mpi"; }
+  Context& context() const { return *context_; }
+
+ private:
+  void allreduce_host(Real* values, int count, ReduceOp op) const;
+  Context* context_;
+  bool use_nccl_ = false;
+};
+
+/// True when NCCL should carry device traffic for `requested`; throws eddy::Error if NCCL is forced but absent.
+bool resolve_nccl(config::CommBackend requested, const char* deck_key);
+
+}  // namespace eddy::parallel

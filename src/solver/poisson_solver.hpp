@@ -1,0 +1,63 @@
+#pragma once
+// The pressure Poisson problem and the interface every solver (Jacobi, CG, multigrid, multigrid-preconditioned CG)
+// implements. The discrete operator is the cell-centred 5-point (2D) / 7-point (3D) Laplacian
+//   L(phi)_c = sum over axes (phi_{c+1} - 2 phi_c + phi_{c-1}) / h_axis^2,
+// with ghost cells set by the boundary condition of each face:
+//   neumann   (walls, inflow): ghost = interior        (zero normal gradient at the face)
+//   dirichlet (outflow):       ghost = -interior       (phi = 0 on the face)
+//   periodic:                  ghost = the wrapped cell (filled by the halo exchange)
+// In 2D (one cell in z, periodic in z) the z term vanishes, so the same operator serves 2D and 3D.
+#include "config/deck.hpp"
+#include "fields/field.hpp"
+#include "grid/decomposition.hpp"
+#include "parallel/context.hpp"
+#include "parallel/reducer.hpp"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eddy::solver {
+
+enum class PressureBoundary { neumann, dirichlet, periodic };
+
+/// Everything a solver needs to know about the operator: the rank's block, the spacing and the face conditions.
+struct PoissonProblem {
+  grid::Decomposition decomp;
+  fields::LocalShape shape;
+  Real3 spacing{1, 1, 1};
+  std::array<PressureBoundary, 6> faces{};  ///< x_low, x_high, y_low, y_high, z_low, z_high
+  config::CommBackend halo_backend = config::CommBackend::automatic;
+
+  /// True when no face is Dirichlet: the operator is singular and the solution is fixed to zero mean.
+  bool singular() const;
+};
+
+/// Outcome of one solve, kept for the run log.
+struct PoissonStats {
+  int iterations = 0;
+  Real rhs_norm = 0;          ///< |b| (L2 over all cells)
+  Real initial_residual = 0;  ///< |b - L x0|
+  Real final_residual = 0;    ///< |b - L x| at exit
+  bool converged = false;
+  std::vector<Real> history;  ///< residual norm at each check
+};
+
+class PoissonSolver {
+ public:
+  virtual ~PoissonSolver() = default;
+  /// Solves L(phi) = rhs on the owned cells, starting from phi (warm start); on return the ghosts of phi are valid.
+  virtual PoissonStats solve(Field phi, Field rhs) = 0;
+  /// Short name for logs ("multigrid", "cg", ...).
+  virtual std::string name() const = 0;
+};
+
+/// The pressure boundary conditions implied by the velocity boundary conditions of the deck.
+std::array<PressureBoundary, 6> pressure_boundaries(const config::BoundaryConfig& boundary, int dimensions);
+
+/// Builds the solver the deck asks for.
+std::unique_ptr<PoissonSolver> make_poisson_solver(const config::PoissonConfig& config, const PoissonProblem& problem,
+                                                   parallel::Context& context, const parallel::Reducer& reducer);
+
+}  // namespace eddy::solver
