@@ -1,0 +1,32 @@
+#pragma once
+// What one time step did, shared by the time loop (which fills it), the console log and the telemetry file.
+#include <array>
+#include <string_view>
+
+namespace eddy {
+
+/// Phases of a step that are timed separately (seconds per step in StepRecord::phase_seconds).
+enum class Phase { advance, boundary, halo, poisson, projection, reduction, output, count };
+
+/// Printable name of a phase, as used in logs, telemetry columns and the run summary.
+constexpr std::string_view phase_name(Phase phase) {
+  constexpr std::array<std::string_view, static_cast<int>(Phase::count)> names{
+      "advance", "boundary", "halo", "poisson", "projection", "reduction", "output"};
+  return names[static_cast<int>(phase)];
+}
+
+/// Diagnostics of one completed step.
+struct StepRecord {
+  long long step = 0;
+  double time = 0;                ///< simulated time at the end of the step
+  double dt = 0;
+  double cfl = 0;                 ///< advective Courant number dt * max(|u|/dx + |v|/dy + |w|/dz)
+  double kinetic_energy = 0;      ///< 0.5 * sum(|u|^2) dV over the domain
+  double max_divergence = 0;      ///< max |div u| after the projection
+  int poisson_iterations = 0;     ///< summed over the stages of the step
+  double poisson_residual = 0;    ///< final relative residual of the last solve
+  double wall_seconds = 0;        ///< wall time of the step
+  std::array<double, static_cast<int>(Phase::count)> phase_seconds{};
+};
+
+}  // namespace eddy
