@@ -52,10 +52,14 @@ void write_sample(const std::filesystem::path& dir, int dimensions, io::WriteMod
     io_test::fill_state(state, decomp, [&](int q, double x, double y, double z) {
       const double zz = three_d ? z : 0;
       switch (q) {
-        case 0: return s * (1 + 2 * x + 3 * y + 0.5 * zz);
-        case 1: return s * (-1 + 0.25 * x - 2 * y + zz);
-        case 2: return three_d ? s * (0.5 - x + 0.75 * y) : 0.0;
-        default: return s * x * y;
+        case 0:
+          return s * (1 + 2 * x + 3 * y + 0.5 * zz);
+        case 1:
+          return s * (-1 + 0.25 * x - 2 * y + zz);
+        case 2:
+          return three_d ? s * (0.5 - x + 0.75 * y) : 0.0;
+        default:
+          return s * x * y;
       }
     });
     writer.write(state, t, step);
