@@ -1,0 +1,171 @@
+// Every solver converges on every face combination it accepts, on 1, 2 and 4 ranks, and agrees with a one-rank
+// solve of the same problem (iteration counts within one, same solution).
+#include "poisson_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using eddy::Field;
+using eddy::Real;
+using eddy::config::PoissonSolverType;
+using eddy::solver::PressureBoundary;
+using eddy::testing::poisson_config;
+using eddy::testing::PoissonSetup;
+using eddy::testing::uniform_faces;
+
+namespace {
+
+constexpr Real pi = 3.14159265358979323846;
+
+// A smooth right-hand side that is not an eigenfunction of any of the operators below.
+Real smooth_rhs(Real x, Real y, Real z) {
+  return std::sin(2 * pi * x + 0.3) * std::cos(pi * y) + 0.5 * std::cos(3 * pi * z + 0.1) * x + y * y;
+}
+
+std::vector<eddy::testing::PressureFaces> face_combinations(int dim) {
+  using PB = PressureBoundary;
+  std::vector<eddy::testing::PressureFaces> all = {
+      uniform_faces(PB::neumann, dim),
+      uniform_faces(PB::dirichlet, dim),
+      uniform_faces(PB::periodic, dim),
+      {PB::periodic, PB::periodic, PB::neumann, PB::dirichlet, PB::neumann, PB::neumann},
+      {PB::neumann, PB::dirichlet, PB::neumann, PB::neumann, PB::periodic, PB::periodic},
+      {PB::dirichlet, PB::neumann, PB::periodic, PB::periodic, PB::dirichlet, PB::neumann}};
+  if (dim == 2) {
+    for (auto& f : all) f[4] = f[5] = PB::periodic;
+  }
+  return all;
+}
+
+struct Case {
+  PoissonSolverType type;
+  Real rtol;
+  int max_iterations;
+};
+
+void expect_converges(int dim, eddy::Int3 cells, const Case& c) {
+  for (const auto& faces : face_combinations(dim)) {
+    PoissonSetup setup(MPI_COMM_WORLD, dim, cells, faces);
+    auto solver = eddy::solver::make_poisson_solver(poisson_config(c.type, c.rtol, c.max_iterations), setup.problem,
+                                                    *setup.context, *setup.reducer);
+    Field rhs = setup.field_from(smooth_rhs);
+    Field phi = eddy::fields::make_field("phi", setup.problem.shape);
+    const auto stats = solver->solve(phi, rhs);
+    SCOPED_TRACE(solver->name() + " faces " + std::to_string(static_cast<int>(faces[0])) +
+                 std::to_string(static_cast<int>(faces[1])) + std::to_string(static_cast<int>(faces[2])) +
+                 std::to_string(static_cast<int>(faces[3])) + std::to_string(static_cast<int>(faces[4])));
+    EXPECT_TRUE(stats.converged);
+    EXPECT_GT(stats.rhs_norm, 0);
+    // The true residual at exit, not only the recursive one, meets the tolerance (with a little roundoff slack).
+    EXPECT_LE(stats.final_residual, 10 * c.rtol * stats.rhs_norm);
+    EXPECT_EQ(stats.history.front(), stats.initial_residual);
+    if (setup.problem.singular()) {
+      Field zero = eddy::fields::make_field("zero", setup.problem.shape);
+      const Real with_mean = setup.rms_difference(phi, zero, false);
+      const Real without_mean = setup.rms_difference(phi, zero, true);
+      EXPECT_NEAR(with_mean, without_mean, 1e-10 * with_mean);  // zero-mean solution
+    }
+  }
+}
+
+}  // namespace
+
+TEST(PoissonSolvers, CgConvergesOnEveryFaceCombination) {
+  expect_converges(2, {24, 20, 1}, {PoissonSolverType::cg, 1e-10, 500});
+  expect_converges(3, {12, 10, 8}, {PoissonSolverType::cg, 1e-10, 500});
+}
+
+TEST(PoissonSolvers, JacobiConvergesOnEveryFaceCombination) {
+  expect_converges(2, {12, 10, 1}, {PoissonSolverType::jacobi, 1e-6, 20000});
+}
+
+TEST(PoissonSolvers, MultigridConvergesOnEveryFaceCombination) {
+  expect_converges(2, {32, 24, 1}, {PoissonSolverType::multigrid, 1e-10, 40});
+  expect_converges(3, {16, 16, 8}, {PoissonSolverType::multigrid, 1e-10, 40});
+}
+
+TEST(PoissonSolvers, MultigridPreconditionedCgConvergesOnEveryFaceCombination) {
+  expect_converges(2, {32, 24, 1}, {PoissonSolverType::mg_cg, 1e-10, 40});
+  expect_converges(3, {16, 16, 8}, {PoissonSolverType::mg_cg, 1e-10, 40});
+}
+
+TEST(PoissonSolvers, EverySmootherAndCycleConverges) {
+  for (auto smoother : {eddy::config::SmootherType::red_black_gauss_seidel, eddy::config::SmootherType::jacobi}) {
+    for (auto cycle : {eddy::config::CycleType::v, eddy::config::CycleType::w, eddy::config::CycleType::f}) {
+      PoissonSetup setup(MPI_COMM_WORLD, 3, {16, 16, 16}, uniform_faces(PressureBoundary::neumann, 3));
+      auto config = poisson_config(PoissonSolverType::multigrid, 1e-10, 60);
+      config.smoother = smoother;
+      config.cycle = cycle;
+      auto solver = eddy::solver::make_poisson_solver(config, setup.problem, *setup.context, *setup.reducer);
+      Field phi = eddy::fields::make_field("phi", setup.problem.shape);
+      const auto stats = solver->solve(phi, setup.field_from(smooth_rhs));
+      EXPECT_TRUE(stats.converged) << static_cast<int>(smoother) << " " << static_cast<int>(cycle);
+      EXPECT_LE(stats.iterations, smoother == eddy::config::SmootherType::jacobi ? 30 : 15);
+    }
+  }
+}
+
+TEST(PoissonSolvers, WarmStartFromTheSolutionNeedsNoIteration) {
+  PoissonSetup setup(MPI_COMM_WORLD, 3, {16, 12, 8}, uniform_faces(PressureBoundary::dirichlet, 3));
+  Field rhs = setup.field_from(smooth_rhs);
+  for (auto type : {PoissonSolverType::cg, PoissonSolverType::multigrid, PoissonSolverType::mg_cg}) {
+    Field phi = eddy::fields::make_field("phi", setup.problem.shape);
+    auto solver = eddy::solver::make_poisson_solver(poisson_config(type, 1e-8, 100), setup.problem, *setup.context,
+                                                    *setup.reducer);
+    const auto first = solver->solve(phi, rhs);
+    EXPECT_GT(first.iterations, 0);
+    const auto again = solver->solve(phi, rhs);
+    EXPECT_EQ(again.iterations, 0) << solver->name();
+    EXPECT_TRUE(again.converged);
+  }
+}
+
+// The same problem solved on all ranks and on rank 0 alone: iteration counts within one, same solution.
+TEST(PoissonSolvers, IterationCountsAndSolutionDoNotDependOnTheRankCount) {
+  using PB = PressureBoundary;
+  const eddy::testing::PressureFaces faces{PB::neumann,  PB::dirichlet, PB::periodic,
+                                           PB::periodic, PB::neumann,   PB::neumann};
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (auto type : {PoissonSolverType::multigrid, PoissonSolverType::mg_cg, PoissonSolverType::cg}) {
+    const auto config = poisson_config(type, 1e-9, 300);
+    PoissonSetup all(MPI_COMM_WORLD, 3, {32, 32, 32}, faces);
+    auto solver = eddy::solver::make_poisson_solver(config, all.problem, *all.context, *all.reducer);
+    Field phi = eddy::fields::make_field("phi", all.problem.shape);
+    const auto stats = solver->solve(phi, all.field_from(smooth_rhs));
+    ASSERT_TRUE(stats.converged);
+
+    // Rank 0 solves alone and broadcasts its count; each rank compares its block of the solution with rank 0's.
+    int reference_iterations = 0;
+    std::vector<Real> reference;
+    if (rank == 0) {
+      PoissonSetup one(MPI_COMM_SELF, 3, {32, 32, 32}, faces);
+      auto serial = eddy::solver::make_poisson_solver(config, one.problem, *one.context, *one.reducer);
+      Field phi1 = eddy::fields::make_field("phi1", one.problem.shape);
+      const auto stats1 = serial->solve(phi1, one.field_from(smooth_rhs));
+      EXPECT_TRUE(stats1.converged);
+      reference_iterations = stats1.iterations;
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), phi1);
+      for (int k = 1; k <= 32; ++k)
+        for (int j = 1; j <= 32; ++j)
+          for (int i = 1; i <= 32; ++i) reference.push_back(host(i, j, k));
+    }
+    reference.resize(32 * 32 * 32);
+    MPI_Bcast(&reference_iterations, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(reference.data(), static_cast<int>(reference.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    EXPECT_LE(std::abs(stats.iterations - reference_iterations), 1) << solver->name();
+
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), phi);
+    const auto& d = all.problem.decomp;
+    Real worst = 0, scale = 0;
+    for (int k = 0; k < d.local_cells[2]; ++k)
+      for (int j = 0; j < d.local_cells[1]; ++j)
+        for (int i = 0; i < d.local_cells[0]; ++i) {
+          const Real ref = reference[(d.offset[0] + i) + 32 * ((d.offset[1] + j) + 32 * (d.offset[2] + k))];
+          worst = std::max(worst, std::abs(host(i + 1, j + 1, k + 1) - ref));
+          scale = std::max(scale, std::abs(ref));
+        }
+    EXPECT_LE(worst, 1e-6 * scale) << solver->name();
+  }
+}
