@@ -61,6 +61,9 @@ void Reducer::allreduce(Buffer values, ReduceOp op) const {
   }
 #endif
   if (context_->size() == 1) return;
+  // The values may come from kernels still running; a host mirror of host memory is the view itself (no copy, no
+  // implicit fence), so fence explicitly before MPI reads them.
+  ExecSpace().fence("reducer::before_mpi");
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, host.data(), count, MPI_DOUBLE, mpi_op(op), context_->comm()), "MPI_Allreduce");
   Kokkos::deep_copy(values, host);
