@@ -1,6 +1,9 @@
 #pragma once
 // Which ghost points of a rank come from which neighbour: one segment per direction to a face, edge or corner
 // neighbour (26 in 3D), so a whole exchange is one round of messages and can overlap with interior work.
+// Indices in a box are taken modulo the owned block along axes that wrap onto this rank (g + (i - g) mod n), so an
+// unsplit periodic axis may own fewer cells than the width (2D: one cell in z). A split axis must give every block at
+// least `width` cells; plan_halo throws on every rank otherwise.
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 
@@ -25,9 +28,6 @@ struct HaloSegment {
 int direction_index(Int3 direction);
 
 /// The segments of an exchange of `width` ghost layers: remote ones in increasing direction index, then local ones.
-/// Indices in a box are taken modulo the owned block along axes that wrap onto this rank (g + (i - g) mod n), so an
-/// unsplit periodic axis may own fewer cells than `width` (2D: one cell in z). Throws (on every rank) if a block of a
-/// split axis owns fewer cells than `width`.
 std::vector<HaloSegment> plan_halo(const grid::Decomposition& decomp, const fields::LocalShape& shape, int width);
 
 }  // namespace eddy::parallel
