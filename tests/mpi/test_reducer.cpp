@@ -24,6 +24,18 @@ Real serial(int ranks, int slot, ReduceOp op) {
   return result;
 }
 
+// Device kernels live outside the test bodies (CUDA lambdas cannot sit in GoogleTest's private TestBody).
+void fill_contributions(eddy::Buffer values, int r) {
+  Kokkos::parallel_for(
+      "test::fill_contributions", Kokkos::RangePolicy<eddy::ExecSpace>(0, values.extent(0)),
+      KOKKOS_LAMBDA(int i) { values(i) = (r + 1) * (i + 1) * (i % 2 ? -0.75 : 1.25) + 0.5 * (r % 3); });
+}
+
+void add_one(eddy::Buffer value) {
+  Kokkos::parallel_for(
+      "test::add_one", Kokkos::RangePolicy<eddy::ExecSpace>(0, 1), KOKKOS_LAMBDA(int) { value(0) += 1.0; });
+}
+
 std::vector<CommBackend> backends() {
   std::vector<CommBackend> list{CommBackend::mpi};
   if (eddy::parallel::Context::nccl_available()) list.push_back(CommBackend::nccl);
@@ -56,10 +68,7 @@ TEST(Reducer, DeviceBuffersMatchSerialResult) {
     eddy::parallel::Reducer reduce(context, backend);
     for (auto op : {ReduceOp::sum, ReduceOp::max, ReduceOp::min}) {
       eddy::Buffer values("values", slots);
-      // Filled by a kernel, so the reduction must be ordered after device work.
-      Kokkos::parallel_for(
-          "test::fill_contributions", Kokkos::RangePolicy<eddy::ExecSpace>(0, slots),
-          KOKKOS_LAMBDA(int i) { values(i) = (r + 1) * (i + 1) * (i % 2 ? -0.75 : 1.25) + 0.5 * (r % 3); });
+      fill_contributions(values, r);  // a kernel: the reduction must be ordered after it
       reduce.allreduce(values, op);
       auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
       for (int i = 0; i < slots; ++i) EXPECT_EQ(host(i), serial(n, i, op)) << reduce.backend_name() << " slot " << i;
@@ -78,8 +87,7 @@ TEST(Reducer, BackToBackDeviceReductionsStayOrdered) {
     Real expected = 1.0;
     for (int step = 0; step < 10; ++step) {
       reduce.allreduce(value, ReduceOp::sum);
-      Kokkos::parallel_for(
-          "test::add_one", Kokkos::RangePolicy<eddy::ExecSpace>(0, 1), KOKKOS_LAMBDA(int) { value(0) += 1.0; });
+      add_one(value);
       expected = expected * n + 1.0;
     }
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), value);
