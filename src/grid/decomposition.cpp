@@ -8,7 +8,8 @@
 namespace eddy::grid {
 namespace {
 
-// Total area of the interfaces between ranks (periodic wraps included) for the split `dims`: the halo traffic of a step.
+// Total area of the interfaces between ranks (periodic wraps included) for the split `dims`: the halo traffic of a
+// step.
 double halo_surface(const GlobalGrid& grid, const Int3& dims) {
   double surface = 0;
   for (int a = 0; a < 3; ++a) {
@@ -19,6 +20,17 @@ double halo_surface(const GlobalGrid& grid, const Int3& dims) {
 }
 
 }  // namespace
+
+int Decomposition::neighbour_at(Int3 direction) const {
+  Int3 c = coords;
+  for (int a = 0; a < 3; ++a) {
+    c[a] += direction[a];
+    if (c[a] >= 0 && c[a] < dims[a]) continue;
+    if (!global.periodic[a]) return -1;
+    c[a] = (c[a] % dims[a] + dims[a]) % dims[a];
+  }
+  return (c[0] * dims[1] + c[1]) * dims[2] + c[2];
+}
 
 int block_size(int cells, int parts, int coord) { return cells / parts + (coord < cells % parts ? 1 : 0); }
 
@@ -48,9 +60,9 @@ Int3 choose_process_dims(const GlobalGrid& grid, int ranks, Int3 requested) {
       if (!allowed) continue;
       const double surface = halo_surface(grid, dims);
       // Ties go to splits of the slow axes (z, then y): their faces are contiguous in memory.
-      const bool better = surface < best_surface * (1 - 1e-12) ||
-                          (surface <= best_surface * (1 + 1e-12) &&
-                           (dims[2] > best[2] || (dims[2] == best[2] && dims[1] > best[1])));
+      const bool better =
+          surface < best_surface * (1 - 1e-12) ||
+          (surface <= best_surface * (1 + 1e-12) && (dims[2] > best[2] || (dims[2] == best[2] && dims[1] > best[1])));
       if (better) {
         best = dims;
         best_surface = surface;
@@ -79,18 +91,13 @@ Decomposition plan_decomposition(const GlobalGrid& grid, int ranks, int rank, In
     d.coords[a] = rest % d.dims[a];
     rest /= d.dims[a];
   }
-  auto rank_of = [&](Int3 c) { return (c[0] * d.dims[1] + c[1]) * d.dims[2] + c[2]; };
   for (int a = 0; a < 3; ++a) {
     d.local_cells[a] = block_size(grid.cells[a], d.dims[a], d.coords[a]);
     d.offset[a] = block_offset(grid.cells[a], d.dims[a], d.coords[a]);
     for (int side = 0; side < 2; ++side) {
-      Int3 c = d.coords;
-      c[a] += side == 0 ? -1 : 1;
-      if (c[a] < 0 || c[a] >= d.dims[a]) {
-        if (!grid.periodic[a]) continue;
-        c[a] = (c[a] + d.dims[a]) % d.dims[a];
-      }
-      d.neighbour[a][side] = rank_of(c);
+      Int3 direction{0, 0, 0};
+      direction[a] = side == 0 ? -1 : 1;
+      d.neighbour[a][side] = d.neighbour_at(direction);
     }
   }
   return d;
@@ -98,11 +105,13 @@ Decomposition plan_decomposition(const GlobalGrid& grid, int ranks, int rank, In
 
 Decomposition decompose(const GlobalGrid& grid, MPI_Comm comm, Int3 requested_dims) {
   int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  require(MPI_Comm_rank(comm, &rank) == MPI_SUCCESS && MPI_Comm_size(comm, &size) == MPI_SUCCESS,
+          "decomposition: MPI_Comm_rank/MPI_Comm_size failed");
   Decomposition d = plan_decomposition(grid, size, rank, requested_dims);
   int periods[3] = {grid.periodic[0], grid.periodic[1], grid.periodic[2]};
-  MPI_Cart_create(comm, 3, d.dims.data(), periods, 0, &d.comm);
+  // No reordering: ranks in the Cartesian communicator equal ranks in `comm` (and in the NCCL communicator).
+  require(MPI_Cart_create(comm, 3, d.dims.data(), periods, 0, &d.comm) == MPI_SUCCESS,
+          "decomposition: MPI_Cart_create failed");
   return d;
 }
 

@@ -20,16 +20,20 @@ struct Decomposition {
 
   /// True where this rank's block touches the low (side 0) or high (side 1) physical boundary of a non-periodic axis.
   bool on_boundary(int axis, int side) const { return neighbour[axis][side] < 0; }
+  /// Rank at process-grid offset `direction` (entries -1/0/1: faces, edges, corners), periodic wrap; -1 if outside.
+  int neighbour_at(Int3 direction) const;
+  /// True along an axis that is periodic and not split: its ghosts mirror this rank's own cells.
+  bool wraps_onto_itself(int axis) const { return dims[axis] == 1 && global.periodic[axis]; }
   /// Number of cells this rank owns.
   long long local_cell_count() const {
     return static_cast<long long>(local_cells[0]) * local_cells[1] * local_cells[2];
   }
 };
 
-/// Splits `ranks` into process dims for the grid, minimising the halo surface; fixed entries (> 0) of `requested` are kept.
+/// Splits `ranks` into process dims minimising the halo surface; fixed entries (> 0) of `requested` are kept.
 Int3 choose_process_dims(const GlobalGrid& grid, int ranks, Int3 requested = {0, 0, 0});
 
-/// Cells owned by process coordinate `coord` of `parts` along an axis of `cells` cells (the first `cells % parts` get one more).
+/// Cells owned by process coordinate `coord` of `parts` along an axis (the first `cells % parts` get one more).
 int block_size(int cells, int parts, int coord);
 /// First global cell index owned by process coordinate `coord`.
 int block_offset(int cells, int parts, int coord);

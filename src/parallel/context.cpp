@@ -47,7 +47,8 @@ Kokkos::InitializationSettings kokkos_settings_for_rank(MPI_Comm comm) {
   Kokkos::InitializationSettings settings;
 #if defined(KOKKOS_ENABLE_CUDA)
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) settings.set_device_id(node_local_rank(comm) % devices);
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0)
+    settings.set_device_id(node_local_rank(comm) % devices);
 #else
   (void)comm;
 #endif

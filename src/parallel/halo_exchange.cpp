@@ -5,189 +5,288 @@
 #include "parallel/nccl_check.hpp"
 #include "parallel/reducer.hpp"
 
+#include <string>
+
 namespace eddy::parallel {
 namespace {
 
-// Where the slabs of one axis lie: `dims` of a slab, and the first view index of the owned layers sent to each side
-// and of the ghost layers received from each side, along `axis`.
-struct SlabGeometry {
-  Kokkos::Array<int, 3> dims;
-  Kokkos::Array<int, 2> send_start, recv_start;
-  int axis;
+constexpr int max_segments = 26;
+
+// The segments as one kernel sees them: segment s covers flat indices [start[s], start[s + 1]), laid out
+// [field][point], points x fastest over the box that starts at lo[3 s ..] with extents dims[3 s ..].
+struct SegmentTable {
+  int count = 0;
+  Kokkos::Array<long long, max_segments + 1> start;
+  Kokkos::Array<int, 3 * max_segments> lo, dims;
+  Kokkos::Array<bool, max_segments> local;  // copied inside the field instead of packed into the buffer
 };
 
-SlabGeometry slab_geometry(const fields::LocalShape& s, int axis, int width) {
-  SlabGeometry geo{};
-  for (int a = 0; a < 3; ++a) geo.dims[a] = s.extent(a);
-  geo.dims[axis] = width;
-  const int g = s.ghost, n = s.cells[axis];
-  geo.send_start[0] = g;
-  geo.send_start[1] = g + n - width;
-  geo.recv_start[0] = g - width;
-  geo.recv_start[1] = g + n;
-  geo.axis = axis;
-  return geo;
+// Raw access to the exchanged fields (same shape and strides) and the owned block used for periodic wrap.
+struct FieldAccess {
+  Kokkos::Array<Real*, HaloExchange::max_fields> data;
+  int count = 0;
+  long long stride_y = 0, stride_z = 0;
+  int ghost = 0;
+  Kokkos::Array<int, 3> cells;
+};
+
+KOKKOS_INLINE_FUNCTION int find_segment(const SegmentTable& table, long long idx) {
+  int s = 0;
+  while (idx >= table.start[s + 1]) ++s;
+  return s;
 }
 
-struct FieldPointers {
-  Kokkos::Array<Real*, HaloExchange::max_fields> data;
-  int count;
-  int stride_y, stride_z;
-};
+// View index of the owned cell that view index i mirrors along an axis of n owned cells wrapping onto itself; the
+// identity on owned cells.
+KOKKOS_INLINE_FUNCTION int wrap_to_owned(int i, int ghost, int n) {
+  const int r = (i - ghost) % n;
+  return ghost + (r < 0 ? r + n : r);
+}
 
-// Copies between the slabs of all fields and a buffer laid out [side][field][slab point]. `to_buffer` packs the owned
-// layers; otherwise the ghost layers of the sides marked in `active` are filled from the buffer.
-void copy_slabs(const FieldPointers& f, const SlabGeometry& geo, Buffer buffer, bool to_buffer,
-                Kokkos::Array<bool, 2> active) {
-  const long long per_field = static_cast<long long>(geo.dims[0]) * geo.dims[1] * geo.dims[2];
-  const long long per_side = per_field * f.count;
+// Decodes flat index `idx` into its segment, field and view indices (box point, before wrap).
+KOKKOS_INLINE_FUNCTION void decode(const SegmentTable& table, long long idx, int& s, int& field, int p[3]) {
+  s = find_segment(table, idx);
+  const int* dims = &table.dims[3 * s];
+  const long long points = static_cast<long long>(dims[0]) * dims[1] * dims[2];
+  const long long rest = idx - table.start[s];
+  field = static_cast<int>(rest / points);
+  long long q = rest - field * points;
+  p[0] = table.lo[3 * s] + static_cast<int>(q % dims[0]);
+  q /= dims[0];
+  p[1] = table.lo[3 * s + 1] + static_cast<int>(q % dims[1]);
+  p[2] = table.lo[3 * s + 2] + static_cast<int>(q / dims[1]);
+}
+
+SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int fields, bool send_side) {
+  SegmentTable t{};
+  t.count = count;
+  t.start[0] = 0;
+  for (int s = 0; s < count; ++s) {
+    const auto& seg = segments[s];
+    const Int3& lo = send_side && !seg.local ? seg.send_lo : seg.recv_lo;
+    for (int a = 0; a < 3; ++a) {
+      t.lo[3 * s + a] = lo[a];
+      t.dims[3 * s + a] = seg.dims[a];
+    }
+    t.local[s] = seg.local;
+    t.start[s + 1] = t.start[s] + seg.points() * fields;
+  }
+  for (int s = count + 1; s <= max_segments; ++s) t.start[s] = t.start[count];
+  return t;
+}
+
+// One kernel for all fields and segments: remote segments are packed into `send` (same flat layout), local ones are
+// copied from the owned cells they mirror straight into the ghosts.
+void pack(const FieldAccess f, const SegmentTable table, Buffer send) {
+  const long long total = table.start[table.count];
+  if (total == 0) return;
   Kokkos::parallel_for(
-      to_buffer ? "halo::pack" : "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, 2 * per_side),
+      "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, total),
       KOKKOS_LAMBDA(long long idx) {
-        const int side = static_cast<int>(idx / per_side);
-        if (!active[side]) return;
-        const long long rest = idx - side * per_side;
-        const int field = static_cast<int>(rest / per_field);
-        long long q = rest - field * per_field;
-        int ijk[3];
-        ijk[0] = static_cast<int>(q % geo.dims[0]);
-        q /= geo.dims[0];
-        ijk[1] = static_cast<int>(q % geo.dims[1]);
-        ijk[2] = static_cast<int>(q / geo.dims[1]);
-        ijk[geo.axis] += to_buffer ? geo.send_start[side] : geo.recv_start[side];
+        int s, field, p[3];
+        decode(table, idx, s, field, p);
         Real* data = f.data[field];
-        const long long offset = ijk[0] + static_cast<long long>(f.stride_y) * ijk[1] +
-                                 static_cast<long long>(f.stride_z) * ijk[2];
-        if (to_buffer) {
-          buffer(idx) = data[offset];
+        const long long source = wrap_to_owned(p[0], f.ghost, f.cells[0]) +
+                                 f.stride_y * wrap_to_owned(p[1], f.ghost, f.cells[1]) +
+                                 f.stride_z * wrap_to_owned(p[2], f.ghost, f.cells[2]);
+        if (table.local[s]) {
+          data[p[0] + f.stride_y * p[1] + f.stride_z * p[2]] = data[source];
         } else {
-          data[offset] = buffer(idx);
+          send(idx) = data[source];
         }
       });
 }
 
+// One kernel for all fields and remote segments: ghosts filled from `recv`.
+void unpack(const FieldAccess f, const SegmentTable table, Buffer recv) {
+  const long long total = table.start[table.count];
+  if (total == 0) return;
+  Kokkos::parallel_for(
+      "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, total),
+      KOKKOS_LAMBDA(long long idx) {
+        int s, field, p[3];
+        decode(table, idx, s, field, p);
+        f.data[field][p[0] + f.stride_y * p[1] + f.stride_z * p[2]] = recv(idx);
+      });
+}
+
+FieldAccess field_access(const std::vector<Field>& fields, const fields::LocalShape& shape) {
+  FieldAccess f{};
+  f.count = static_cast<int>(fields.size());
+  for (int i = 0; i < f.count; ++i) f.data[i] = fields[i].data();
+  f.stride_y = static_cast<long long>(fields[0].stride(1));
+  f.stride_z = static_cast<long long>(fields[0].stride(2));
+  f.ghost = shape.ghost;
+  for (int a = 0; a < 3; ++a) f.cells[a] = shape.cells[a];
+  return f;
+}
+
 }  // namespace
+
+#ifdef EDDY_HAVE_NCCL
+// The NCCL transfers run on their own stream so kernels enqueued between begin() and finish() overlap with them;
+// events order them after the pack and before the unpack on the compute stream.
+struct HaloExchange::DeviceQueue {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t packed = nullptr, transferred = nullptr;
+
+  DeviceQueue() {
+    check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags(halo)");
+    check_cuda(cudaEventCreateWithFlags(&packed, cudaEventDisableTiming), "cudaEventCreateWithFlags(halo packed)");
+    check_cuda(cudaEventCreateWithFlags(&transferred, cudaEventDisableTiming),
+               "cudaEventCreateWithFlags(halo transferred)");
+  }
+  // A destructor cannot report failures; after finish() the stream holds no work, so these calls only free handles.
+  ~DeviceQueue() {
+    (void)cudaEventDestroy(transferred);
+    (void)cudaEventDestroy(packed);
+    (void)cudaStreamDestroy(stream);
+  }
+  DeviceQueue(const DeviceQueue&) = delete;
+  DeviceQueue& operator=(const DeviceQueue&) = delete;
+};
+#else
+struct HaloExchange::DeviceQueue {};
+#endif
 
 HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                            std::vector<Field> fields, int width, config::CommBackend backend)
     : context_(&context), decomp_(decomp), shape_(shape), fields_(std::move(fields)), width_(width) {
   require(!fields_.empty() && static_cast<int>(fields_.size()) <= max_fields,
           "halo exchange: between 1 and " + std::to_string(max_fields) + " fields per exchange");
-  require(width_ >= 1 && width_ <= shape_.ghost, "halo exchange: width must be between 1 and the ghost width");
-  for (int a = 0; a < 3; ++a) {
-    require(shape_.cells[a] >= width_ || (decomp_.neighbour[a][0] < 0 && decomp_.neighbour[a][1] < 0),
-            "halo exchange: a rank owns fewer cells along an axis than the halo width; use fewer ranks");
-  }
-  use_nccl_ = resolve_nccl(backend, "parallel.halo_backend");
-  if (use_nccl_) context_->nccl_comm();
-  for (int a = 0; a < 3; ++a) {
-    const auto geo = slab_geometry(shape_, a, width_);
-    slab_points_[a] = static_cast<long long>(geo.dims[0]) * geo.dims[1] * geo.dims[2];
-    const long long size = 2 * slab_points_[a] * static_cast<long long>(fields_.size());
-    send_[a] = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halo::send"), size);
-    recv_[a] = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halo::recv"), size);
-    if (!use_nccl_) {
-      send_host_[a] = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, send_[a]);
-      recv_host_[a] = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, recv_[a]);
+  for (const auto& field : fields_) {
+    for (int a = 0; a < 3; ++a) {
+      require(static_cast<int>(field.extent(a)) == shape_.extent(a) && field.stride(a) == fields_[0].stride(a),
+              "halo exchange: field '" + field.label() + "' does not have the exchange's shape");
     }
   }
+  segments_ = plan_halo(decomp_, shape_, width_);
+  for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
+  comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();
+  use_nccl_ = resolve_nccl(backend, "parallel.halo_backend");
+  if (use_nccl_) {
+    context_->nccl_comm();
+    queue_ = std::make_shared<DeviceQueue>();
+  }
+  long long size = 0;
+  for (int s = 0; s < remote_count_; ++s) {
+    offset_.push_back(size);
+    size += segments_[s].points() * static_cast<long long>(fields_.size());
+  }
+  send_ = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halo::send"), size);
+  recv_ = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halo::recv"), size);
+  if (!use_nccl_) {
+    send_host_ = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, send_);
+    recv_host_ = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, recv_);
+    staged_ = send_host_.data() != send_.data();
+  }
+  requests_.resize(2 * remote_count_, MPI_REQUEST_NULL);
 }
 
 long long HaloExchange::bytes_per_exchange() const {
-  long long bytes = 0;
-  for (int a = 0; a < 3; ++a) {
-    for (int side = 0; side < 2; ++side) {
-      const int peer = decomp_.neighbour[a][side];
-      if (peer >= 0 && peer != decomp_.rank) bytes += slab_points_[a] * fields_.size() * sizeof(Real);
-    }
-  }
-  return bytes;
+  long long points = 0;
+  for (int s = 0; s < remote_count_; ++s) points += segments_[s].points();
+  return points * static_cast<long long>(fields_.size() * sizeof(Real));
+}
+
+long long HaloExchange::ghost_bytes_per_exchange() const {
+  long long points = 0;
+  for (const auto& s : segments_) points += s.points();
+  return points * static_cast<long long>(fields_.size() * sizeof(Real));
 }
 
 void HaloExchange::exchange() {
-  ProfileRegion region("halo::exchange");
-  for (int a = 0; a < 3; ++a) exchange_axis(a);
+  begin();
+  finish();
 }
 
-void HaloExchange::exchange_axis(int axis) {
-  const auto& peers = decomp_.neighbour[axis];
-  if (peers[0] < 0 && peers[1] < 0) return;
-  FieldPointers f{};
-  f.count = static_cast<int>(fields_.size());
-  for (int i = 0; i < f.count; ++i) f.data[i] = fields_[i].data();
-  f.stride_y = static_cast<int>(fields_[0].stride(1));
-  f.stride_z = static_cast<int>(fields_[0].stride(2));
-  const auto geo = slab_geometry(shape_, axis, width_);
-  const Kokkos::Array<bool, 2> active{peers[0] >= 0, peers[1] >= 0};
-
-  copy_slabs(f, geo, send_[axis], true, active);
+void HaloExchange::begin() {
+  ProfileRegion region("halo::begin");
+  require(!in_flight_, "halo exchange: begin() called twice without finish()");
+  const int count = static_cast<int>(fields_.size());
+  pack(field_access(fields_, shape_), make_table(segments_, static_cast<int>(segments_.size()), count, true), send_);
+  in_flight_ = true;
+  if (remote_count_ == 0) return;
   if (use_nccl_) {
-    transfer_nccl(axis);
+    transfer_begin_nccl();
   } else {
-    transfer_mpi(axis);
+    transfer_begin_mpi();
   }
-  copy_slabs(f, geo, recv_[axis], false, active);
 }
 
-void HaloExchange::transfer_mpi(int axis) {
-  const auto& peers = decomp_.neighbour[axis];
-  const long long side_size = slab_points_[axis] * static_cast<long long>(fields_.size());
-  const bool staged = send_host_[axis].data() != send_[axis].data();
-  if (staged) Kokkos::deep_copy(send_host_[axis], send_[axis]);
-  ExecSpace().fence("halo::packed");
-  Real* send = send_host_[axis].data();
-  Real* recv = recv_host_[axis].data();
-  MPI_Request requests[4];
-  int count = 0;
-  for (int side = 0; side < 2; ++side) {
-    const int peer = peers[side];
-    if (peer < 0) continue;
-    // The slab received from the neighbour on `side` was sent towards that neighbour's opposite side.
-    const int recv_tag = 2 * axis + (1 - side), send_tag = 2 * axis + side;
-    check_mpi(MPI_Irecv(recv + side * side_size, static_cast<int>(side_size), MPI_DOUBLE, peer, recv_tag,
-                        decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm(), &requests[count++]),
+void HaloExchange::finish() {
+  ProfileRegion region("halo::finish");
+  require(in_flight_, "halo exchange: finish() called without begin()");
+  in_flight_ = false;
+  if (remote_count_ == 0) return;
+  if (use_nccl_) {
+    transfer_finish_nccl();
+  } else {
+    transfer_finish_mpi();
+  }
+  unpack(field_access(fields_, shape_), make_table(segments_, remote_count_, static_cast<int>(fields_.size()), false),
+         recv_);
+}
+
+void HaloExchange::transfer_begin_mpi() {
+  const ExecSpace exec;
+  if (staged_) Kokkos::deep_copy(exec, send_host_, send_);
+  // The packed data must be complete before MPI reads it, and the previous unpack done before recv is overwritten.
+  exec.fence("halo::packed");
+  const int fields = static_cast<int>(fields_.size());
+  // Tags name the direction the message travels in (as seen by its sender), so several messages between the same
+  // two ranks (two ranks on a periodic axis, edges and corners) cannot be confused.
+  for (int s = 0; s < remote_count_; ++s) {
+    const auto& seg = segments_[s];
+    const int tag = 26 - direction_index(seg.direction);
+    check_mpi(MPI_Irecv(recv_host_.data() + offset_[s], static_cast<int>(seg.points() * fields), MPI_DOUBLE, seg.peer,
+                        tag, comm_, &requests_[s]),
               "MPI_Irecv(halo)");
-    check_mpi(MPI_Isend(send + side * side_size, static_cast<int>(side_size), MPI_DOUBLE, peer, send_tag,
-                        decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm(), &requests[count++]),
+  }
+  for (int s = 0; s < remote_count_; ++s) {
+    const auto& seg = segments_[s];
+    check_mpi(MPI_Isend(send_host_.data() + offset_[s], static_cast<int>(seg.points() * fields), MPI_DOUBLE, seg.peer,
+                        direction_index(seg.direction), comm_, &requests_[remote_count_ + s]),
               "MPI_Isend(halo)");
   }
-  check_mpi(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE), "MPI_Waitall(halo)");
-  if (staged) Kokkos::deep_copy(recv_[axis], recv_host_[axis]);
 }
 
-void HaloExchange::transfer_nccl(int axis) {
+void HaloExchange::transfer_finish_mpi() {
+  check_mpi(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
+            "MPI_Waitall(halo)");
+  if (staged_) Kokkos::deep_copy(ExecSpace(), recv_, recv_host_);
+}
+
+void HaloExchange::transfer_begin_nccl() {
 #ifdef EDDY_HAVE_NCCL
-  const auto& peers = decomp_.neighbour[axis];
-  const size_t side_size = slab_points_[axis] * fields_.size();
-  auto comm = static_cast<ncclComm_t>(context_->nccl_comm());
-  const auto stream = ExecSpace().cuda_stream();
-  Real* send = send_[axis].data();
-  Real* recv = recv_[axis].data();
-  // Self-neighbours (a periodic axis not split) copy directly; the rest go through one NCCL group.
-  for (int side = 0; side < 2; ++side) {
-    if (peers[side] == decomp_.rank) {
-      check_cuda(cudaMemcpyAsync(recv + side * side_size, send + (1 - side) * side_size, side_size * sizeof(Real),
-                                 cudaMemcpyDeviceToDevice, stream),
-                 "cudaMemcpyAsync(halo self copy)");
-    }
+  const auto compute = ExecSpace().cuda_stream();
+  const auto comm = static_cast<ncclComm_t>(context_->nccl_comm());
+  const size_t fields = fields_.size();
+  check_cuda(cudaEventRecord(queue_->packed, compute), "cudaEventRecord(halo packed)");
+  check_cuda(cudaStreamWaitEvent(queue_->stream, queue_->packed, 0), "cudaStreamWaitEvent(halo packed)");
+  // NCCL matches the messages between two ranks in posting order. Sends go in increasing direction index; the
+  // message received from direction d was sent towards -d, whose index is 26 - index(d), so receives go in
+  // decreasing direction index and both ends agree however many messages one pair of ranks exchanges.
+  check_nccl(ncclGroupStart(), "ncclGroupStart(halo)");
+  for (int s = 0; s < remote_count_; ++s) {
+    check_nccl(ncclSend(send_.data() + offset_[s], segments_[s].points() * fields, ncclDouble, segments_[s].peer, comm,
+                        queue_->stream),
+               "ncclSend(halo)");
   }
-  // A peer that is the neighbour on both sides (two ranks, periodic) gets two messages each way: NCCL matches them
-  // in posting order, so sends go low slab first and receives fill the high ghost (which gets the peer's low slab)
-  // first.
-  check_nccl(ncclGroupStart(), "ncclGroupStart");
-  for (int side = 0; side < 2; ++side) {
-    const int peer = peers[side];
-    if (peer < 0 || peer == decomp_.rank) continue;
-    check_nccl(ncclSend(send + side * side_size, side_size, ncclDouble, peer, comm, stream), "ncclSend(halo)");
+  for (int s = remote_count_ - 1; s >= 0; --s) {
+    check_nccl(ncclRecv(recv_.data() + offset_[s], segments_[s].points() * fields, ncclDouble, segments_[s].peer, comm,
+                        queue_->stream),
+               "ncclRecv(halo)");
   }
-  for (int side = 1; side >= 0; --side) {
-    const int peer = peers[side];
-    if (peer < 0 || peer == decomp_.rank) continue;
-    check_nccl(ncclRecv(recv + side * side_size, side_size, ncclDouble, peer, comm, stream), "ncclRecv(halo)");
-  }
-  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-#else
-  (void)axis;
+  check_nccl(ncclGroupEnd(), "ncclGroupEnd(halo)");
+  check_cuda(cudaEventRecord(queue_->transferred, queue_->stream), "cudaEventRecord(halo transferred)");
+#endif
+}
+
+void HaloExchange::transfer_finish_nccl() {
+#ifdef EDDY_HAVE_NCCL
+  check_cuda(cudaStreamWaitEvent(ExecSpace().cuda_stream(), queue_->transferred, 0),
+             "cudaStreamWaitEvent(halo transferred)");
 #endif
 }
 

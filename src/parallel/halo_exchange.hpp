@@ -1,11 +1,17 @@
 #pragma once
-// Ghost-layer exchange between neighbouring ranks for a fixed set of fields.
-// Axis by axis (x, then y, then z), each slab spanning the full extent of the other axes, so edges and corners are
-// filled too; periodic wrap included. One pack and one unpack kernel per axis for all fields and both sides.
+// Ghost-layer exchange between neighbouring ranks for a fixed set of fields, in one round of messages to every face,
+// edge and corner neighbour (26 in 3D, 8 in 2D), periodic wrap included. begin() packs all fields with one kernel and
+// posts every message; finish() waits and unpacks with one kernel. Between the two, kernels may update cells that
+// read no ghost filled by another rank (grid/overlap_ranges.hpp names them).
+//
+// Ghosts beyond a physical boundary, including edges and corners that lie outside the global domain, are left as
+// they are: physical boundary conditions fill them, after the exchange, over the full extent of the other axes.
 #include "config/deck.hpp"
 #include "fields/field.hpp"
 #include "parallel/context.hpp"
+#include "parallel/halo_plan.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,17 +25,29 @@ class HaloExchange {
   HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                std::vector<Field> fields, int width, config::CommBackend backend = config::CommBackend::automatic);
 
-  /// Fills every ghost layer that faces a neighbour rank (or this rank, across a periodic boundary).
+  /// Fills every ghost point within `width` of the owned block that mirrors a cell of the global domain.
   void exchange();
-  /// Bytes sent by this rank per exchange (for bandwidth reports).
+  /// Packs and posts the exchange; ghosts along axes that wrap onto this rank are already filled when it returns.
+  void begin();
+  /// Completes the exchange started by begin(): waits for the messages and unpacks them (enqueued on ExecSpace()).
+  void finish();
+
+  /// Bytes sent to other ranks per exchange (for bandwidth reports).
   long long bytes_per_exchange() const;
+  /// Bytes written into ghost layers per exchange, by messages and by local periodic copies.
+  long long ghost_bytes_per_exchange() const;
+  /// Ghost layers filled per side.
+  int width() const { return width_; }
   /// "nccl" or "mpi".
   std::string backend_name() const { return use_nccl_ ? "nccl" : "mpi"; }
 
  private:
-  void exchange_axis(int axis);
-  void transfer_mpi(int axis);
-  void transfer_nccl(int axis);
+  struct DeviceQueue;  // the CUDA stream and events of the NCCL transfers (GPU builds)
+
+  void transfer_begin_mpi();
+  void transfer_finish_mpi();
+  void transfer_begin_nccl();
+  void transfer_finish_nccl();
 
   Context* context_;
   grid::Decomposition decomp_;
@@ -37,9 +55,16 @@ class HaloExchange {
   std::vector<Field> fields_;
   int width_;
   bool use_nccl_ = false;
-  Buffer send_[3], recv_[3];  // per axis: [low side | high side]
-  Kokkos::View<Real*, Kokkos::HostSpace> send_host_[3], recv_host_[3];
-  long long slab_points_[3]{};  // points per side per field
+  bool in_flight_ = false;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::vector<HaloSegment> segments_;  // remote first, then local
+  int remote_count_ = 0;
+  std::vector<long long> offset_;  // start of each remote segment in the buffers (all fields)
+  Buffer send_, recv_;             // [remote segment][field][point]
+  Kokkos::View<Real*, Kokkos::HostSpace> send_host_, recv_host_;
+  bool staged_ = false;  // MPI with device memory the host cannot reach: copy through the host
+  std::vector<MPI_Request> requests_;
+  std::shared_ptr<DeviceQueue> queue_;
 };
 
 }  // namespace eddy::parallel

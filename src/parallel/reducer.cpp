@@ -8,9 +8,12 @@ namespace {
 
 MPI_Op mpi_op(ReduceOp op) {
   switch (op) {
-    case ReduceOp::sum: return MPI_SUM;
-    case ReduceOp::max: return MPI_MAX;
-    case ReduceOp::min: return MPI_MIN;
+    case ReduceOp::sum:
+      return MPI_SUM;
+    case ReduceOp::max:
+      return MPI_MAX;
+    case ReduceOp::min:
+      return MPI_MIN;
   }
   return MPI_SUM;
 }
@@ -18,9 +21,12 @@ MPI_Op mpi_op(ReduceOp op) {
 #ifdef EDDY_HAVE_NCCL
 ncclRedOp_t nccl_op(ReduceOp op) {
   switch (op) {
-    case ReduceOp::sum: return ncclSum;
-    case ReduceOp::max: return ncclMax;
-    case ReduceOp::min: return ncclMin;
+    case ReduceOp::sum:
+      return ncclSum;
+    case ReduceOp::max:
+      return ncclMax;
+    case ReduceOp::min:
+      return ncclMin;
   }
   return ncclSum;
 }
@@ -55,9 +61,11 @@ void Reducer::allreduce(Buffer values, ReduceOp op) const {
   }
 #endif
   if (context_->size() == 1) return;
+  // The values may come from kernels still running; a host mirror of host memory is the view itself (no copy, no
+  // implicit fence), so fence explicitly before MPI reads them.
+  ExecSpace().fence("reducer::before_mpi");
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, host.data(), count, MPI_DOUBLE, mpi_op(op), context_->comm()),
-            "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, host.data(), count, MPI_DOUBLE, mpi_op(op), context_->comm()), "MPI_Allreduce");
   Kokkos::deep_copy(values, host);
 }
 

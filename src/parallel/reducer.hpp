@@ -16,8 +16,10 @@ class Reducer {
   /// Picks NCCL or MPI for `requested` (automatic: NCCL when the build has it); throws if NCCL is forced but absent.
   Reducer(Context& context, config::CommBackend requested);
 
-  /// Combines `values` (device memory) element-wise across ranks in place, enqueued on the default execution space
-  /// instance; with NCCL the host does not wait, so the result can feed later kernels directly.
+  // NCCL: enqueued on the default execution space instance (ExecSpace()), ordered after earlier kernels and before
+  // later ones; the host does not wait and the result stays on the device, so solvers can test convergence in a
+  // kernel. MPI: fences, reduces on the host (through a host copy on GPUs) and returns with the result in `values`.
+  /// Combines `values` (device memory) element-wise across ranks in place; several values cost one collective.
   void allreduce(Buffer values, ReduceOp op) const;
 
   /// Combines host values across ranks and returns them (blocks until done).

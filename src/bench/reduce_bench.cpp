@@ -1,0 +1,51 @@
+// `eddy bench reduce`: latency of a global sum of V values on the device buffer, per backend available: R calls back
+// to back with one fence at the end (what a solver iteration without host synchronisation pays), and with a fence
+// after each call (what a host-side convergence check pays); plus the host scalar sum.
+#include "bench/bench_support.hpp"
+#include "bench/benchmarks.hpp"
+#include "parallel/reducer.hpp"
+
+#include <cstdio>
+
+namespace eddy::bench {
+
+int run_reduce_bench(const std::vector<std::string>& args, parallel::Context& context) {
+  const auto opt = int_options(args, {{"--reps", 1000}, {"--values", 1}}, "reduce");
+  const int reps = static_cast<int>(opt.at("--reps")), values = static_cast<int>(opt.at("--values"));
+  std::vector<config::CommBackend> backends{config::CommBackend::mpi};
+  if (parallel::Context::nccl_available()) backends.push_back(config::CommBackend::nccl);
+
+  if (context.rank() == 0) {
+    std::printf("global reduction: %d ranks, %d value(s) per call, %d reps (median of the slowest rank)\n",
+                context.size(), values, reps);
+    std::printf("  %-44s %12s\n", "what", "per call [us]");
+  }
+  for (auto backend : backends) {
+    parallel::Reducer reduce(context, backend);
+    Buffer buffer("bench::reduce_values", values);
+    Kokkos::deep_copy(buffer, 1.0);
+    constexpr int trials = 7;
+    const auto pipelined = time_reps(trials, 1, context.comm(), [&] {
+      for (int r = 0; r < reps; ++r) reduce.allreduce(buffer, parallel::ReduceOp::max);
+    });
+    const double back_to_back = median_of_slowest(pipelined, context.comm()) / reps;
+    const auto each = time_reps(reps, 10, context.comm(), [&] { reduce.allreduce(buffer, parallel::ReduceOp::max); });
+    const double synced = median_of_slowest(each, context.comm());
+    if (context.rank() == 0) {
+      const std::string name = reduce.backend_name();
+      std::printf("  %-44s %12.2f\n", ("device buffer, " + name + ", back to back, one fence").c_str(),
+                  back_to_back * 1e6);
+      std::printf("  %-44s %12.2f\n", ("device buffer, " + name + ", fence after each").c_str(), synced * 1e6);
+    }
+  }
+  parallel::Reducer host_reduce(context, config::CommBackend::mpi);
+  Real sink = 0;
+  const auto host = time_reps(reps, 10, context.comm(), [&] { sink += host_reduce.sum(1.0); });
+  const double host_scalar = median_of_slowest(host, context.comm());
+  if (context.rank() == 0) {
+    std::printf("  %-44s %12.2f\n", "host scalar, mpi", host_scalar * 1e6);
+  }
+  return sink > 0 ? 0 : 1;
+}
+
+}  // namespace eddy::bench

@@ -1,0 +1,26 @@
+#include "parallel/describe.hpp"
+
+namespace eddy::parallel {
+namespace {
+
+std::string device_text() {
+  std::string text = ExecSpace::name();
+#if defined(KOKKOS_ENABLE_CUDA)
+  text += " (GPU " + std::to_string(ExecSpace().cuda_device()) + " on the reporting rank)";
+#else
+  text += " (" + std::to_string(ExecSpace().concurrency()) + " threads per rank)";
+#endif
+  return text;
+}
+
+}  // namespace
+
+std::string describe(const Context& context, const grid::Decomposition& decomp, const std::string& halo_backend,
+                     const std::string& reduction_backend) {
+  const auto& d = decomp.dims;
+  return std::to_string(context.size()) + (context.size() == 1 ? " rank" : " ranks") + " as " + std::to_string(d[0]) +
+         "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]) + ", halo: " + halo_backend +
+         ", reductions: " + reduction_backend + ", device: " + device_text();
+}
+
+}  // namespace eddy::parallel

@@ -1,0 +1,20 @@
+// The halo and reduction benchmarks run to completion on a small problem on 1 and several ranks (self exchange
+// included), and reject options they do not know.
+#include "bench/bench.hpp"
+#include "core/error.hpp"
+
+#include <gtest/gtest.h>
+
+TEST(Benchmarks, HaloAndReduceRunOnSmallProblems) {
+  eddy::parallel::Context context;
+  EXPECT_EQ(eddy::bench::run({"halo", "--n", "12", "--fields", "2", "--width", "2", "--reps", "3"}, context), 0);
+  EXPECT_EQ(eddy::bench::run({"reduce", "--reps", "20", "--values", "3"}, context), 0);
+}
+
+TEST(Benchmarks, UnknownNamesAndOptionsAreRejected) {
+  eddy::parallel::Context context;
+  EXPECT_THROW(eddy::bench::run({"nonexistent"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"halo", "--size", "8"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"halo", "--n", "eight"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"reduce", "--reps"}, context), eddy::Error);
+}

@@ -1,0 +1,246 @@
+// Halo exchange on every process grid of the rank count: every owned cell holds a unique function of its global
+// index and field; afterwards every ghost within the halo width (faces, edges, corners) holds the value of the cell it
+// mirrors, with periodic wrap, and every other ghost still holds the poison it was given.
+#include "core/error.hpp"
+#include "grid/overlap_ranges.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "process_grids.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using eddy::Field;
+using eddy::Int3;
+using eddy::Real;
+using eddy::config::CommBackend;
+
+namespace {
+
+constexpr Real poison = -1.0e30;
+
+struct Case {
+  int dim = 3;
+  Int3 cells{9, 11, 10};
+  std::array<bool, 3> periodic{false, false, false};
+  Int3 process_grid{0, 0, 0};
+  int ghost = 2;
+  int width = 2;
+  int field_count = 3;
+  bool staggered = false;  // fields 0, 1, 2 are x-, y-, z-face velocities valued by face position
+  CommBackend backend = CommBackend::mpi;
+
+  std::string text() const {
+    std::ostringstream out;
+    out << dim << "D " << cells[0] << "x" << cells[1] << "x" << cells[2] << " periodic " << periodic[0] << periodic[1]
+        << periodic[2] << " process grid " << process_grid[0] << "x" << process_grid[1] << "x" << process_grid[2]
+        << " ghost " << ghost << " width " << width << (staggered ? " faces" : " cells")
+        << (backend == CommBackend::nccl ? " nccl" : " mpi");
+    return out.str();
+  }
+};
+
+// The value a field holds at global index `global` (already wrapped into the domain) in exchange round `round`.
+Real exact_value(const Case& c, int field, Int3 global, int round) {
+  if (c.staggered && field < 3) {
+    // Face on the high side of the cell along `field`, other coordinates at cell centres, in units of the spacing.
+    Real position[3];
+    for (int a = 0; a < 3; ++a) position[a] = global[a] + (a == field ? 1.0 : 0.5);
+    return field * 1e6 + position[0] * 1e4 + position[1] * 1e2 + position[2] + 0.25 * round;
+  }
+  return ((field * 64.0 + global[2]) * 64.0 + global[1]) * 64.0 + global[0] + 1 + 0.5 * round;
+}
+
+// What view point p of field `field` must hold after an exchange: its own value if owned, the mirrored cell's value if
+// within the width and inside the (periodic) domain, otherwise the poison.
+Real expected_after_exchange(const Case& c, const eddy::grid::Decomposition& d, const eddy::fields::LocalShape& s,
+                             int field, Int3 p, int round, bool* is_ghost) {
+  Int3 global;
+  *is_ghost = false;
+  for (int a = 0; a < 3; ++a) {
+    if (p[a] < s.ghost - c.width || p[a] >= s.ghost + s.cells[a] + c.width) return poison;
+    *is_ghost = *is_ghost || p[a] < s.ghost || p[a] >= s.ghost + s.cells[a];
+    global[a] = d.offset[a] + p[a] - s.ghost;
+    const int n = c.cells[a];
+    if (global[a] < 0 || global[a] >= n) {
+      if (!c.periodic[a]) return poison;
+      global[a] = (global[a] % n + n) % n;
+    }
+  }
+  return exact_value(c, field, global, round);
+}
+
+// Sets owned cells to their exact value for `round`; ghosts get the poison when `poison_ghosts`.
+void fill(const Case& c, const eddy::grid::Decomposition& d, const eddy::fields::LocalShape& s,
+          std::vector<Field>& fields, int round, bool poison_ghosts) {
+  for (int f = 0; f < c.field_count; ++f) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields[f]);
+    for (int k = 0; k < s.extent(2); ++k) {
+      for (int j = 0; j < s.extent(1); ++j) {
+        for (int i = 0; i < s.extent(0); ++i) {
+          const Int3 p{i, j, k};
+          bool owned = true;
+          Int3 global;
+          for (int a = 0; a < 3; ++a) {
+            owned = owned && p[a] >= s.ghost && p[a] < s.ghost + s.cells[a];
+            global[a] = d.offset[a] + p[a] - s.ghost;
+          }
+          if (owned)
+            host(i, j, k) = exact_value(c, f, global, round);
+          else if (poison_ghosts)
+            host(i, j, k) = poison;
+        }
+      }
+    }
+    Kokkos::deep_copy(fields[f], host);
+  }
+}
+
+// Counts points of `box` (grown by `grow`) that differ from their expected value; reports the first one.
+long long count_wrong(const Case& c, const eddy::grid::Decomposition& d, const eddy::fields::LocalShape& s,
+                      const std::vector<Field>& fields, int round, Int3 lo, Int3 hi, std::string* first) {
+  long long wrong = 0;
+  for (int f = 0; f < c.field_count; ++f) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields[f]);
+    for (int k = lo[2]; k < hi[2]; ++k) {
+      for (int j = lo[1]; j < hi[1]; ++j) {
+        for (int i = lo[0]; i < hi[0]; ++i) {
+          bool ghost = false;
+          const Real want = expected_after_exchange(c, d, s, f, {i, j, k}, round, &ghost);
+          if (host(i, j, k) == want) continue;
+          if (wrong++ == 0) {
+            std::ostringstream out;
+            out << "rank " << d.rank << " field " << f << " point (" << i << ", " << j << ", " << k << ") holds "
+                << host(i, j, k) << ", expected " << want;
+            *first = out.str();
+          }
+        }
+      }
+    }
+  }
+  return wrong;
+}
+
+void run_case(eddy::parallel::Context& context, const Case& c) {
+  eddy::grid::GlobalGrid grid;
+  grid.dim = c.dim;
+  grid.cells = c.cells;
+  grid.periodic = c.periodic;
+  auto d = eddy::grid::decompose(grid, context.comm(), c.process_grid);
+  const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
+  std::vector<Field> fields;
+  for (int f = 0; f < c.field_count; ++f) fields.push_back(eddy::fields::make_field("f" + std::to_string(f), s));
+  eddy::parallel::HaloExchange halo(context, d, s, fields, c.width, c.backend);
+  const Int3 everything_lo{0, 0, 0}, everything_hi{s.extent(0), s.extent(1), s.extent(2)};
+  std::string first;
+
+  fill(c, d, s, fields, 0, true);
+  halo.exchange();
+  EXPECT_EQ(count_wrong(c, d, s, fields, 0, everything_lo, everything_hi, &first), 0) << c.text() << ": " << first;
+
+  // Second round through begin()/finish(): new owned values; between the two calls, everything within `width` of the
+  // interior must already be current (only ghosts of other ranks may still be stale).
+  fill(c, d, s, fields, 1, false);
+  halo.begin();
+  Kokkos::fence();
+  const auto ranges = eddy::grid::overlap_ranges(d, s, c.width);
+  if (!ranges.interior.empty()) {
+    Int3 lo = ranges.interior.lo, hi = ranges.interior.hi;
+    for (int a = 0; a < 3; ++a) lo[a] -= c.width, hi[a] += c.width;
+    EXPECT_EQ(count_wrong(c, d, s, fields, 1, lo, hi, &first), 0) << c.text() << " after begin(): " << first;
+  }
+  halo.finish();
+  EXPECT_EQ(count_wrong(c, d, s, fields, 1, everything_lo, everything_hi, &first), 0) << c.text() << ": " << first;
+  MPI_Comm_free(&d.comm);
+}
+
+std::vector<CommBackend> backends() {
+  std::vector<CommBackend> list{CommBackend::mpi};
+  if (eddy::parallel::Context::nccl_available()) list.push_back(CommBackend::nccl);
+  return list;
+}
+
+// Ghost widths: (ghost 1, width 1), (ghost 2, width 1), (ghost 2, width 2).
+const std::array<std::pair<int, int>, 3> ghost_and_width{{{1, 1}, {2, 1}, {2, 2}}};
+
+}  // namespace
+
+TEST(HaloExchange, CellFields3DEverySplitEveryPeriodicity) {
+  eddy::parallel::Context context;
+  for (auto backend : backends()) {
+    for (const auto& dims : eddy::test::process_grids(context.size(), 3)) {
+      for (int mask = 0; mask < 8; ++mask) {
+        for (auto [ghost, width] : ghost_and_width) {
+          Case c;
+          c.periodic = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0};
+          c.process_grid = dims;
+          c.ghost = ghost;
+          c.width = width;
+          c.backend = backend;
+          run_case(context, c);
+        }
+      }
+    }
+  }
+}
+
+TEST(HaloExchange, CellFields2DEverySplitEveryPeriodicity) {
+  eddy::parallel::Context context;
+  for (auto backend : backends()) {
+    for (const auto& dims : eddy::test::process_grids(context.size(), 2)) {
+      for (int mask = 0; mask < 4; ++mask) {
+        for (auto [ghost, width] : ghost_and_width) {
+          Case c;
+          c.dim = 2;
+          c.cells = {9, 11, 1};
+          c.periodic = {(mask & 1) != 0, (mask & 2) != 0, true};
+          c.process_grid = dims;
+          c.ghost = ghost;
+          c.width = width;
+          c.field_count = 2;
+          c.backend = backend;
+          run_case(context, c);
+        }
+      }
+    }
+  }
+}
+
+TEST(HaloExchange, StaggeredVelocityAndPressureInOneExchange) {
+  eddy::parallel::Context context;
+  for (auto backend : backends()) {
+    for (const auto& dims : eddy::test::process_grids(context.size(), 3)) {
+      for (int mask : {0, 1, 7}) {
+        Case c;
+        c.cells = {10, 9, 11};
+        c.periodic = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0};
+        c.process_grid = dims;
+        c.ghost = 2;
+        c.width = 1;
+        c.field_count = 4;
+        c.staggered = true;
+        c.backend = backend;
+        run_case(context, c);
+      }
+    }
+  }
+}
+
+TEST(HaloExchange, RejectsWidthsItCannotServe) {
+  eddy::parallel::Context context;
+  eddy::grid::GlobalGrid grid;
+  grid.dim = 3;
+  grid.cells = {4 * context.size(), 6, 6};
+  grid.periodic = {true, true, true};
+  auto d = eddy::grid::decompose(grid, context.comm(), {context.size(), 1, 1});
+  const auto s = eddy::fields::local_shape(d, 2);
+  auto field = eddy::fields::make_field("p", s);
+  EXPECT_THROW(eddy::parallel::HaloExchange(context, d, s, {field}, 3), eddy::Error);
+  EXPECT_THROW(eddy::parallel::HaloExchange(context, d, s, {field}, 0), eddy::Error);
+  eddy::parallel::HaloExchange halo(context, d, s, {field}, 2);
+  EXPECT_THROW(halo.finish(), eddy::Error);
+  halo.begin();
+  EXPECT_THROW(halo.begin(), eddy::Error);
+  halo.finish();
+  MPI_Comm_free(&d.comm);
+}
