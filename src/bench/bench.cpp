@@ -1,6 +1,7 @@
 #include "bench/bench.hpp"
 
 #include "bench/benchmarks.hpp"
+#include "bench/poisson_benchmarks.hpp"
 #include "core/error.hpp"
 
 namespace eddy::bench {
@@ -15,6 +16,8 @@ struct Entry {
 constexpr Entry benchmarks[] = {
     {"halo", run_halo_bench},
     {"reduce", run_reduce_bench},
+    {"poisson", run_poisson_bench},
+    {"stencil", run_stencil_bench},
 };
 
 }  // namespace
