@@ -12,6 +12,7 @@
 #include "grid/decomposition.hpp"
 #include "parallel/context.hpp"
 #include "parallel/reducer.hpp"
+#include "solver/pressure_ghosts.hpp"
 
 #include <array>
 #include <memory>
@@ -19,8 +20,6 @@
 #include <vector>
 
 namespace eddy::solver {
-
-enum class PressureBoundary { neumann, dirichlet, periodic };
 
 /// Everything a solver needs to know about the operator: the rank's block, the spacing and the face conditions.
 struct PoissonProblem {

@@ -1,0 +1,46 @@
+#pragma once
+// Conjugate gradients on one level, optionally preconditioned (then in the flexible Polak-Ribiere form, which
+// tolerates a multigrid cycle whose restriction is not exactly the transpose of its prolongation). Two global
+// reductions per iteration (p.Ap, then r.z fused with |r|^2), both left on the device; the host reads |r| only
+// every `check_every` iterations. The singular case (no Dirichlet face) solves with the mean of b removed and
+// returns a zero-mean solution.
+#include "solver/poisson_level.hpp"
+#include "solver/poisson_solver.hpp"
+
+namespace eddy::solver {
+
+/// z = M^-1 r for a preconditioner M (one multigrid cycle).
+class Preconditioner {
+ public:
+  virtual ~Preconditioner() = default;
+  /// Overwrites z (ghosts included) with the preconditioned residual.
+  virtual void apply(Field z, Field r) = 0;
+};
+
+/// When a Krylov or stationary iteration stops.
+struct StopCriteria {
+  Real rtol = 1e-8;
+  Real atol = 0;
+  int max_iterations = 200;
+  int check_every = 1;
+};
+
+class ConjugateGradient {
+ public:
+  /// Work fields for `level`; `preconditioned` allocates the extra field z.
+  ConjugateGradient(const PoissonLevel& level, parallel::Context& context, const parallel::Reducer& reducer,
+                    config::CommBackend halo_backend, bool preconditioned);
+  /// Solves L(x) = b starting from x; returns with the ghosts of x valid.
+  PoissonStats solve(Field x, Field b, const StopCriteria& stop, Preconditioner* preconditioner = nullptr);
+  /// Fills the ghosts of a field of this level.
+  GhostFiller& ghosts() { return ghosts_; }
+
+ private:
+  PoissonLevel level_;
+  const parallel::Reducer* reducer_;
+  GhostFiller ghosts_;
+  Field r_, p_, q_, z_;
+  Buffer pq_, sums_[2];
+};
+
+}  // namespace eddy::solver

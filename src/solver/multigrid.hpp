@@ -1,0 +1,43 @@
+#pragma once
+// Geometric multigrid for the cell-centred Laplacian: V, W or F cycles; red-black Gauss-Seidel or weighted Jacobi
+// smoothing; restriction by averaging the children (fused with the residual); linear interpolation back; CG on the
+// coarsest level to a tight relative tolerance, so the cycle does not depend on how many ranks share that level.
+#include "solver/conjugate_gradient.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace eddy::solver {
+
+class Multigrid : public Preconditioner {
+ public:
+  /// Builds the hierarchy under `top` (coarsening rule: see coarsening_factor).
+  Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
+            const config::PoissonConfig& config, config::CommBackend halo_backend);
+  /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
+  void cycle(Field x, Field b);
+  /// One cycle from z = 0 (the preconditioner of MG-CG); pre and post smoothing mirror each other.
+  void apply(Field z, Field r) override;
+  /// Fills the ghosts of a top-level field.
+  GhostFiller& top_ghosts() { return *levels_.front().ghosts; }
+  /// Number of levels, the top included.
+  int level_count() const { return static_cast<int>(levels_.size()); }
+  /// Cells per axis of the rank's block on level `l`.
+  Int3 level_cells(int l) const { return levels_[l].geometry.shape.cells; }
+
+ private:
+  struct Level {
+    PoissonLevel geometry;
+    std::unique_ptr<GhostFiller> ghosts;
+    Field x, b, r;         // solution/correction, right-hand side, residual (Jacobi smoothing only); empty on top
+    Int3 factor{1, 1, 1};  // coarsening to the next level
+  };
+  void visit(int l, Field x, Field b, config::CycleType type);
+  void smooth(int l, Field x, Field b, int sweeps, bool reverse);
+
+  std::vector<Level> levels_;
+  std::unique_ptr<ConjugateGradient> bottom_;
+  config::PoissonConfig config_;
+};
+
+}  // namespace eddy::solver

@@ -1,0 +1,226 @@
+#include "solver/poisson_kernels.hpp"
+
+#include "grid/index_ranges.hpp"
+
+namespace eddy::solver {
+namespace {
+
+template <int N>
+using SumsView = Kokkos::View<Sums<N>, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// A reducer that leaves the N sums in the first entries of a device Buffer (no host wait on GPUs).
+template <int N>
+Kokkos::Sum<Sums<N>, MemSpace> into_buffer(Buffer values) {
+  return Kokkos::Sum<Sums<N>, MemSpace>(SumsView<N>(reinterpret_cast<Sums<N>*>(values.data())));
+}
+
+/// The view index of the parent cell and the linear-interpolation partner along one axis of a fine cell.
+struct InterpolationAxis {
+  int parent, partner;
+  Real parent_weight, partner_weight;
+};
+
+KOKKOS_INLINE_FUNCTION InterpolationAxis interpolation_axis(int fine_index, int fine_ghost, int coarse_ghost,
+                                                            int factor) {
+  const int local = fine_index - fine_ghost;
+  if (factor == 1) return {coarse_ghost + local, coarse_ghost + local, 1, 0};
+  const int parent = coarse_ghost + local / 2;
+  return {parent, parent + (local % 2 == 0 ? -1 : 1), Real(0.75), Real(0.25)};
+}
+
+}  // namespace
+
+Real global_sum(Field f, const PoissonLevel& level, const parallel::Reducer& reducer) {
+  Real local = 0;
+  Kokkos::parallel_reduce(
+      "poisson::sum", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Real& sum) { sum += f(i, j, k); }, local);
+  return reducer.sum(local);
+}
+
+void subtract_constant(Field f, Real value) {
+  Kokkos::parallel_for(
+      "poisson::subtract_constant", grid::box({0, 0, 0}, {int(f.extent(0)), int(f.extent(1)), int(f.extent(2))}),
+      KOKKOS_LAMBDA(int i, int j, int k) { f(i, j, k) -= value; });
+}
+
+void shifted_copy(Field out, Field in, Real shift, const PoissonLevel& level) {
+  Kokkos::parallel_for(
+      "poisson::shifted_copy", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k) { out(i, j, k) = in(i, j, k) - shift; });
+}
+
+void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
+                         const parallel::Reducer& reducer) {
+  const auto w = level.weights();
+  Kokkos::parallel_reduce(
+      "poisson::residual_norms", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
+        const Real rhs = b(i, j, k) - shift;
+        const Real res = rhs - laplacian_at(x, i, j, k, w);
+        r(i, j, k) = res;
+        s.value[0] += res * res;
+        s.value[1] += rhs * rhs;
+      },
+      into_buffer<2>(sums));
+  reducer.allreduce(Kokkos::subview(sums, Kokkos::make_pair(0, 2)), parallel::ReduceOp::sum);
+}
+
+Real residual_norm2(Field x, Field b, const PoissonLevel& level, const parallel::Reducer& reducer) {
+  const auto w = level.weights();
+  Real local = 0;
+  Kokkos::parallel_reduce(
+      "poisson::residual_norm", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Real& sum) {
+        const Real res = b(i, j, k) - laplacian_at(x, i, j, k, w);
+        sum += res * res;
+      },
+      local);
+  return reducer.sum(local);
+}
+
+void residual(Field r, Field x, Field b, const PoissonLevel& level) {
+  const auto w = level.weights();
+  Kokkos::parallel_for(
+      "poisson::residual", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k) { r(i, j, k) = b(i, j, k) - laplacian_at(x, i, j, k, w); });
+}
+
+void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour) {
+  const auto w = level.weights();
+  const Real inv_diagonal = 1 / w.diagonal();
+  const int g = level.shape.ghost, nx = level.shape.cells[0];
+  const auto& o = level.decomp.offset;
+  const int parity = (colour + o[0] + o[1] + o[2]) & 1;
+  const char* label = colour == 0 ? "poisson::rbgs_red" : "poisson::rbgs_black";
+  // x runs over half the row: cell li = 2 h + s, where s puts (li + lj + lk + offsets) on the colour.
+  Kokkos::parallel_for(
+      label, grid::box({0, 0, 0}, {(nx + 1) / 2, level.shape.cells[1], level.shape.cells[2]}),
+      KOKKOS_LAMBDA(int h, int lj, int lk) {
+        const int li = 2 * h + ((parity + lj + lk) & 1);
+        if (li >= nx) return;
+        const int i = li + g, j = lj + g, k = lk + g;
+        x(i, j, k) = (b(i, j, k) - laplacian_neighbours(x, i, j, k, w)) * inv_diagonal;
+      });
+}
+
+void jacobi_correct(Field x, Field r, const PoissonLevel& level, Real weight) {
+  const Real scale = weight / level.weights().diagonal();
+  Kokkos::parallel_for(
+      "poisson::jacobi_correct", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k) { x(i, j, k) += scale * r(i, j, k); });
+}
+
+void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                       const Int3& factor) {
+  const auto w = fine.weights();
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const int fx = factor[0], fy = factor[1], fz = factor[2];
+  const Real inv_children = Real(1) / (fx * fy * fz);
+  Kokkos::parallel_for(
+      "poisson::restrict_residual", grid::owned_cells(coarse.shape), KOKKOS_LAMBDA(int ci, int cj, int ck) {
+        const int i0 = gf + fx * (ci - gc), j0 = gf + fy * (cj - gc), k0 = gf + fz * (ck - gc);
+        Real sum = 0;
+        for (int c = 0; c < fz; ++c) {
+          for (int b2 = 0; b2 < fy; ++b2) {
+            for (int a = 0; a < fx; ++a) {
+              const int i = i0 + a, j = j0 + b2, k = k0 + c;
+              sum += b(i, j, k) - laplacian_at(x, i, j, k, w);
+            }
+          }
+        }
+        coarse_b(ci, cj, ck) = sum * inv_children;
+      });
+}
+
+void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor) {
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const int fx = factor[0], fy = factor[1], fz = factor[2];
+  Kokkos::parallel_for(
+      "poisson::prolong_add", grid::owned_cells(fine.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+        const auto ax = interpolation_axis(i, gf, gc, fx);
+        const auto ay = interpolation_axis(j, gf, gc, fy);
+        const auto az = interpolation_axis(k, gf, gc, fz);
+        const Real wx[2] = {ax.parent_weight, ax.partner_weight}, wy[2] = {ay.parent_weight, ay.partner_weight},
+                   wz[2] = {az.parent_weight, az.partner_weight};
+        const int ix[2] = {ax.parent, ax.partner}, iy[2] = {ay.parent, ay.partner}, iz[2] = {az.parent, az.partner};
+        Real sum = 0;
+        for (int c = 0; c < (fz == 2 ? 2 : 1); ++c) {
+          for (int b2 = 0; b2 < (fy == 2 ? 2 : 1); ++b2) {
+            for (int a = 0; a < (fx == 2 ? 2 : 1); ++a) {
+              sum += wx[a] * wy[b2] * wz[c] * coarse_x(ix[a], iy[b2], iz[c]);
+            }
+          }
+        }
+        x(i, j, k) += sum;
+      });
+}
+
+void apply_and_dot(Field q, Field p, const PoissonLevel& level, Buffer pq, const parallel::Reducer& reducer) {
+  const auto w = level.weights();
+  Kokkos::parallel_reduce(
+      "poisson::cg_apply", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Sums<1>& s) {
+        const Real lp = laplacian_at(p, i, j, k, w);
+        q(i, j, k) = lp;
+        s.value[0] += p(i, j, k) * lp;
+      },
+      into_buffer<1>(pq));
+  reducer.allreduce(Kokkos::subview(pq, Kokkos::make_pair(0, 1)), parallel::ReduceOp::sum);
+}
+
+void cg_step(Field x, Field r, Field p, Field q, Buffer current, Buffer pq, Buffer next, bool fuse_norm,
+             const PoissonLevel& level, const parallel::Reducer& reducer) {
+  if (!fuse_norm) {
+    Kokkos::parallel_for(
+        "poisson::cg_step", grid::owned_cells(level.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+          const Real alpha = pq(0) != 0 ? current(0) / pq(0) : Real(0);
+          x(i, j, k) += alpha * p(i, j, k);
+          r(i, j, k) -= alpha * q(i, j, k);
+        });
+    return;
+  }
+  Kokkos::parallel_reduce(
+      "poisson::cg_step_norm", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Sums<1>& s) {
+        const Real alpha = pq(0) != 0 ? current(0) / pq(0) : Real(0);
+        x(i, j, k) += alpha * p(i, j, k);
+        const Real res = r(i, j, k) - alpha * q(i, j, k);
+        r(i, j, k) = res;
+        s.value[0] += res * res;
+      },
+      into_buffer<1>(next));
+  reducer.allreduce(Kokkos::subview(next, Kokkos::make_pair(0, 1)), parallel::ReduceOp::sum);
+}
+
+void preconditioned_dots(Field r, Field z, Field q, Buffer next, const PoissonLevel& level,
+                         const parallel::Reducer& reducer) {
+  Kokkos::parallel_reduce(
+      "poisson::cg_dots", grid::owned_cells(level.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Sums<3>& s) {
+        const Real res = r(i, j, k), pre = z(i, j, k);
+        s.value[0] += res * pre;
+        s.value[1] += res * res;
+        s.value[2] += q(i, j, k) * pre;
+      },
+      into_buffer<3>(next));
+  reducer.allreduce(Kokkos::subview(next, Kokkos::make_pair(0, 3)), parallel::ReduceOp::sum);
+}
+
+void cg_direction(Field p, Field z, Buffer current, Buffer next, Buffer pq, bool flexible, const PoissonLevel& level) {
+  Kokkos::parallel_for(
+      "poisson::cg_direction", grid::owned_cells(level.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+        Real beta = 0;
+        if (current(0) != 0) {
+          if (flexible) {
+            const Real alpha = pq(0) != 0 ? current(0) / pq(0) : Real(0);
+            beta = -alpha * next(2) / current(0);
+          } else {
+            beta = next(0) / current(0);
+          }
+        }
+        p(i, j, k) = z(i, j, k) + beta * p(i, j, k);
+      });
+}
+
+}  // namespace eddy::solver

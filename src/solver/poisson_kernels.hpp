@@ -1,0 +1,79 @@
+#pragma once
+// The kernels of the Poisson solvers: residuals, smoothers, grid transfers and the fused Krylov updates. Every
+// kernel works on the owned cells of one level; stencils read first-layer ghosts, which the caller keeps valid.
+// Scalars that feed later kernels (dot products, CG step lengths) stay in device Buffers, so with NCCL the
+// iteration never waits on the host.
+#include "parallel/reducer.hpp"
+#include "solver/poisson_level.hpp"
+
+#include <array>
+
+namespace eddy::solver {
+
+/// N sums carried through one parallel_reduce.
+template <int N>
+struct Sums {
+  Real value[N];
+  KOKKOS_INLINE_FUNCTION Sums() {
+    for (int n = 0; n < N; ++n) value[n] = 0;
+  }
+  KOKKOS_INLINE_FUNCTION Sums& operator+=(const Sums& other) {
+    for (int n = 0; n < N; ++n) value[n] += other.value[n];
+    return *this;
+  }
+};
+
+/// Copies the first N entries of a device Buffer to the host (waits for the device).
+template <int N>
+std::array<Real, N> read_sums(Buffer values) {
+  std::array<Real, N> host{};
+  Kokkos::View<Real*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> out(host.data(), N);
+  Kokkos::deep_copy(out, Kokkos::subview(values, Kokkos::make_pair(0, N)));
+  return host;
+}
+
+/// Sum of `f` over the owned cells of all ranks (host result).
+Real global_sum(Field f, const PoissonLevel& level, const parallel::Reducer& reducer);
+/// Subtracts `value` from every point of `f`, ghosts included.
+void subtract_constant(Field f, Real value);
+/// out = in - shift on the owned cells.
+void shifted_copy(Field out, Field in, Real shift, const PoissonLevel& level);
+
+/// r = b - shift - L(x) on the owned cells; sums[0] = |r|^2, sums[1] = |b - shift|^2 (local sums, then reduced).
+void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
+                         const parallel::Reducer& reducer);
+/// |b - L(x)|^2 over all ranks, without storing the residual (host result).
+Real residual_norm2(Field x, Field b, const PoissonLevel& level, const parallel::Reducer& reducer);
+/// r = b - L(x) on the owned cells.
+void residual(Field r, Field x, Field b, const PoissonLevel& level);
+
+/// One Gauss-Seidel update of the cells of one colour ((global i + j + k) % 2 == colour).
+void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour);
+/// x += weight * r / diagonal (weighted Jacobi from a stored residual).
+void jacobi_correct(Field x, Field r, const PoissonLevel& level, Real weight);
+
+/// coarse_b = average over the children of each coarse cell of the fine residual b - L(x) (fused, r not stored).
+void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                       const Int3& factor);
+/// x += linear interpolation of the coarse correction (coarse ghosts valid, edges and corners included).
+void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor);
+
+/// q = L(p) and pq[0] = p . q, reduced over ranks.
+void apply_and_dot(Field q, Field p, const PoissonLevel& level, Buffer pq, const parallel::Reducer& reducer);
+/// alpha = current[0] / pq[0]; x += alpha p, r -= alpha q. With `fuse_norm`, next[0] = r . r (reduced).
+void cg_step(Field x, Field r, Field p, Field q, Buffer current, Buffer pq, Buffer next, bool fuse_norm,
+             const PoissonLevel& level, const parallel::Reducer& reducer);
+/// next = {r . z, r . r, q . z} over all ranks.
+void preconditioned_dots(Field r, Field z, Field q, Buffer next, const PoissonLevel& level,
+                         const parallel::Reducer& reducer);
+/// p = z + beta p: beta = next[0] / current[0], or with `flexible` the Polak-Ribiere form -alpha next[2] / current[0].
+void cg_direction(Field p, Field z, Buffer current, Buffer next, Buffer pq, bool flexible, const PoissonLevel& level);
+
+}  // namespace eddy::solver
+
+namespace Kokkos {
+template <int N>
+struct reduction_identity<eddy::solver::Sums<N>> {
+  KOKKOS_FORCEINLINE_FUNCTION static eddy::solver::Sums<N> sum() { return eddy::solver::Sums<N>(); }
+};
+}  // namespace Kokkos

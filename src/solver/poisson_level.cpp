@@ -1,0 +1,61 @@
+#include "solver/poisson_level.hpp"
+
+#include "core/error.hpp"
+
+namespace eddy::solver {
+
+bool PoissonLevel::singular() const {
+  for (const auto f : faces) {
+    if (f == PressureBoundary::dirichlet) return false;
+  }
+  return true;
+}
+
+Int3 coarsening_factor(const PoissonLevel& fine) {
+  Int3 factor{1, 1, 1};
+  const auto& d = fine.decomp;
+  const int axes = d.global.dim == 2 ? 2 : 3;
+  for (int a = 0; a < axes; ++a) {
+    bool all = true;
+    for (int c = 0; c < d.dims[a]; ++c) {
+      const int n = grid::block_size(d.global.cells[a], d.dims[a], c);
+      all = all && n % 2 == 0 && n >= 4;
+    }
+    if (all) factor[a] = 2;
+  }
+  return factor;
+}
+
+PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor) {
+  PoissonLevel coarse = fine;
+  for (int a = 0; a < 3; ++a) {
+    require(fine.decomp.local_cells[a] % factor[a] == 0 && fine.decomp.offset[a] % factor[a] == 0,
+            "multigrid: a block cannot be coarsened evenly");
+    coarse.decomp.global.cells[a] /= factor[a];
+    coarse.decomp.local_cells[a] /= factor[a];
+    coarse.decomp.offset[a] /= factor[a];
+    coarse.spacing[a] *= factor[a];
+  }
+  coarse.shape = fields::LocalShape{coarse.decomp.local_cells, 1};
+  return coarse;
+}
+
+GhostFiller::GhostFiller(parallel::Context& context, const PoissonLevel& level, config::CommBackend backend)
+    : context_(&context), level_(level), backend_(backend) {}
+
+void GhostFiller::fill(Field f) {
+  parallel::HaloExchange* halo = nullptr;
+  for (auto& [data, exchange] : halos_) {
+    if (data == f.data()) halo = exchange.get();
+  }
+  if (halo == nullptr) {
+    if (halos_.size() >= max_cached_) halos_.erase(halos_.begin());
+    halos_.emplace_back(f.data(), std::make_unique<parallel::HaloExchange>(*context_, level_.decomp, level_.shape,
+                                                                           std::vector<Field>{f}, 1, backend_));
+    halo = halos_.back().second.get();
+  }
+  halo->exchange();
+  apply_pressure_ghosts(f, level_.shape, level_.decomp, level_.faces);
+}
+
+}  // namespace eddy::solver

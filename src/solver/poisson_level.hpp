@@ -1,0 +1,53 @@
+#pragma once
+// One grid level of a Poisson problem (the fine grid or a multigrid coarsening of it), the ghost filling of its
+// fields, and the coarsening rule that builds the multigrid hierarchy.
+#include "config/deck.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "solver/laplacian.hpp"
+#include "solver/pressure_ghosts.hpp"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace eddy::solver {
+
+/// The rank's block of one level, its spacing and face conditions.
+struct PoissonLevel {
+  grid::Decomposition decomp;
+  fields::LocalShape shape;
+  Real3 spacing{1, 1, 1};
+  PressureFaces faces{};
+
+  /// The stencil weights of this level.
+  StencilWeights weights() const { return stencil_weights(spacing, decomp.global.dim); }
+  /// Cells of this level over all ranks.
+  long long global_cells() const { return decomp.global.total_cells(); }
+  /// True when no face is Dirichlet (constants are in the null space).
+  bool singular() const;
+};
+
+/// Coarsening factor (1 or 2 per axis) from `fine` to the next level, or {1, 1, 1} when it is the coarsest. An axis
+/// is halved while every rank's block along it is even and at least 4 cells (known from the global decomposition,
+/// so all ranks agree); z is never coarsened in 2D.
+Int3 coarsening_factor(const PoissonLevel& fine);
+
+/// The level `fine` coarsened by `factor` (ghost width 1, spacing scaled by the factor, same faces).
+PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor);
+
+/// Fills the ghosts of fields of one level: halo exchange (one per field, built on first use), then physical faces.
+class GhostFiller {
+ public:
+  GhostFiller(parallel::Context& context, const PoissonLevel& level, config::CommBackend backend);
+  /// Makes every first-layer ghost of `f` valid.
+  void fill(Field f);
+
+ private:
+  static constexpr std::size_t max_cached_ = 6;
+  parallel::Context* context_;
+  PoissonLevel level_;
+  config::CommBackend backend_;
+  std::vector<std::pair<const Real*, std::unique_ptr<parallel::HaloExchange>>> halos_;
+};
+
+}  // namespace eddy::solver

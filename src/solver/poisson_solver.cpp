@@ -1,0 +1,180 @@
+#include "solver/poisson_solver.hpp"
+
+#include "core/error.hpp"
+#include "core/profile_region.hpp"
+#include "solver/conjugate_gradient.hpp"
+#include "solver/multigrid.hpp"
+#include "solver/poisson_kernels.hpp"
+
+#include <cmath>
+
+namespace eddy::solver {
+namespace {
+
+// Weight of the Jacobi solver: below 1 so the checkerboard mode of the singular (periodic, neumann) problem decays.
+constexpr Real jacobi_solver_weight = 0.9;
+
+PoissonLevel top_level(const PoissonProblem& problem) {
+  return {problem.decomp, problem.shape, problem.spacing, problem.faces};
+}
+
+StopCriteria stop_criteria(const config::PoissonConfig& config) {
+  return {config.rtol, config.atol, config.max_iterations, std::max(1, config.check_every)};
+}
+
+class CgSolver : public PoissonSolver {
+ public:
+  CgSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
+           const parallel::Reducer& reducer, bool multigrid_preconditioner)
+      : stop_(stop_criteria(config)),
+        cg_(top_level(problem), context, reducer, problem.halo_backend, multigrid_preconditioner) {
+    if (multigrid_preconditioner) {
+      auto symmetric = config;
+      symmetric.post_smooth = config.pre_smooth;
+      multigrid_ = std::make_unique<Multigrid>(top_level(problem), context, reducer, symmetric, problem.halo_backend);
+    }
+  }
+  PoissonStats solve(Field phi, Field rhs) override { return cg_.solve(phi, rhs, stop_, multigrid_.get()); }
+  std::string name() const override { return multigrid_ ? "mg_cg" : "cg"; }
+
+ private:
+  StopCriteria stop_;
+  ConjugateGradient cg_;
+  std::unique_ptr<Multigrid> multigrid_;
+};
+
+// The stationary solvers (multigrid cycles, weighted Jacobi sweeps) share one loop: iterate, and every
+// `check_every` iterations measure the residual on the host.
+class StationarySolver : public PoissonSolver {
+ public:
+  StationarySolver(const config::PoissonConfig& config, const PoissonProblem& problem, const parallel::Reducer& reducer)
+      : stop_(stop_criteria(config)),
+        level_(top_level(problem)),
+        reducer_(&reducer),
+        b_(fields::make_field("poisson::b", problem.shape)),
+        r_(fields::make_field("poisson::r", problem.shape)),
+        sums_("poisson::sums", 2) {}
+
+  PoissonStats solve(Field phi, Field rhs) override {
+    ProfileRegion region("poisson::" + name());
+    const auto& reducer = *reducer_;
+    const Real shift = level_.singular() ? global_sum(rhs, level_, reducer) / level_.global_cells() : Real(0);
+    shifted_copy(b_, rhs, shift, level_);
+    ghosts().fill(phi);
+    residual_with_norms(r_, phi, b_, 0, level_, sums_, reducer);
+    const auto initial = read_sums<2>(sums_);
+    PoissonStats stats;
+    stats.initial_residual = stats.final_residual = std::sqrt(initial[0]);
+    stats.rhs_norm = std::sqrt(initial[1]);
+    stats.history.push_back(stats.initial_residual);
+    const Real tolerance = std::max(stop_.rtol * stats.rhs_norm, stop_.atol);
+    stats.converged = stats.initial_residual <= tolerance;
+    for (int it = 1; !stats.converged && it <= stop_.max_iterations; ++it) {
+      iterate(phi, b_);
+      stats.iterations = it;
+      if (it % stop_.check_every == 0 || it == stop_.max_iterations) {
+        stats.final_residual = std::sqrt(residual_norm2(phi, b_, level_, reducer));
+        stats.history.push_back(stats.final_residual);
+        stats.converged = stats.final_residual <= tolerance;
+      }
+    }
+    if (level_.singular()) subtract_constant(phi, global_sum(phi, level_, reducer) / level_.global_cells());
+    return stats;
+  }
+
+ protected:
+  /// One iteration on L(phi) = b; the ghosts of phi are valid before and after.
+  virtual void iterate(Field phi, Field b) = 0;
+  virtual GhostFiller& ghosts() = 0;
+
+  StopCriteria stop_;
+  PoissonLevel level_;
+  const parallel::Reducer* reducer_;
+  Field b_, r_;
+  Buffer sums_;
+};
+
+class MultigridSolver : public StationarySolver {
+ public:
+  MultigridSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
+                  const parallel::Reducer& reducer)
+      : StationarySolver(config, problem, reducer),
+        multigrid_(top_level(problem), context, reducer, config, problem.halo_backend) {}
+  std::string name() const override { return "multigrid"; }
+
+ protected:
+  void iterate(Field phi, Field b) override { multigrid_.cycle(phi, b); }
+  GhostFiller& ghosts() override { return multigrid_.top_ghosts(); }
+
+ private:
+  Multigrid multigrid_;
+};
+
+class JacobiSolver : public StationarySolver {
+ public:
+  JacobiSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
+               const parallel::Reducer& reducer)
+      : StationarySolver(config, problem, reducer), ghosts_(context, top_level(problem), problem.halo_backend) {}
+  std::string name() const override { return "jacobi"; }
+
+ protected:
+  void iterate(Field phi, Field b) override {
+    residual(r_, phi, b, level_);
+    jacobi_correct(phi, r_, level_, jacobi_solver_weight);
+    ghosts_.fill(phi);
+  }
+  GhostFiller& ghosts() override { return ghosts_; }
+
+ private:
+  GhostFiller ghosts_;
+};
+
+PressureBoundary pressure_boundary(config::BoundaryType type) {
+  switch (type) {
+    case config::BoundaryType::periodic:
+      return PressureBoundary::periodic;
+    case config::BoundaryType::outflow:
+      return PressureBoundary::dirichlet;
+    case config::BoundaryType::no_slip:
+    case config::BoundaryType::moving_wall:
+    case config::BoundaryType::free_slip:
+    case config::BoundaryType::inflow:
+      return PressureBoundary::neumann;
+  }
+  return PressureBoundary::neumann;
+}
+
+}  // namespace
+
+bool PoissonProblem::singular() const {
+  for (const auto f : faces) {
+    if (f == PressureBoundary::dirichlet) return false;
+  }
+  return true;
+}
+
+std::array<PressureBoundary, 6> pressure_boundaries(const config::BoundaryConfig& boundary, int dimensions) {
+  std::array<PressureBoundary, 6> faces{};
+  for (int f = 0; f < 6; ++f) {
+    faces[f] = (dimensions == 2 && f >= 4) ? PressureBoundary::periodic : pressure_boundary(boundary.faces[f].type);
+  }
+  return faces;
+}
+
+std::unique_ptr<PoissonSolver> make_poisson_solver(const config::PoissonConfig& config, const PoissonProblem& problem,
+                                                   parallel::Context& context, const parallel::Reducer& reducer) {
+  require(config.max_iterations >= 1, "pressure.max_iterations must be at least 1");
+  switch (config.solver) {
+    case config::PoissonSolverType::multigrid:
+      return std::make_unique<MultigridSolver>(config, problem, context, reducer);
+    case config::PoissonSolverType::mg_cg:
+      return std::make_unique<CgSolver>(config, problem, context, reducer, true);
+    case config::PoissonSolverType::cg:
+      return std::make_unique<CgSolver>(config, problem, context, reducer, false);
+    case config::PoissonSolverType::jacobi:
+      return std::make_unique<JacobiSolver>(config, problem, context, reducer);
+  }
+  throw Error("pressure.solver: unknown solver");
+}
+
+}  // namespace eddy::solver

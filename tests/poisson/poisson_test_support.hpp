@@ -1,0 +1,100 @@
+#pragma once
+// Shared set-up for the Poisson tests: a problem on a communicator, fields filled from functions of the cell
+// centres, and error norms over all ranks.
+#include "grid/decomposition.hpp"
+#include "parallel/context.hpp"
+#include "parallel/reducer.hpp"
+#include "solver/poisson_solver.hpp"
+
+#include <cmath>
+#include <functional>
+#include <memory>
+
+namespace eddy::testing {
+
+using solver::PressureBoundary;
+using solver::PressureFaces;
+
+/// A Poisson problem on the unit box (or `length`) with the communicators and reducer it needs.
+struct PoissonSetup {
+  std::unique_ptr<parallel::Context> context;
+  std::unique_ptr<parallel::Reducer> reducer;
+  solver::PoissonProblem problem;
+
+  PoissonSetup(MPI_Comm comm, int dim, Int3 cells, const PressureFaces& faces, int ghost = 1,
+               Real3 length = {1, 1, 1}) {
+    context = std::make_unique<parallel::Context>(comm);
+    reducer = std::make_unique<parallel::Reducer>(*context, config::CommBackend::automatic);
+    grid::GlobalGrid g;
+    g.dim = dim;
+    g.cells = cells;
+    g.length = length;
+    for (int a = 0; a < 3; ++a) g.periodic[a] = faces[2 * a] == PressureBoundary::periodic;
+    problem.decomp = grid::decompose(g, comm);
+    problem.shape = fields::local_shape(problem.decomp, ghost);
+    for (int a = 0; a < 3; ++a) problem.spacing[a] = g.spacing(a);
+    problem.faces = faces;
+  }
+
+  /// A field whose owned cells hold f(x, y, z) at the cell centres (ghosts zero).
+  Field field_from(const std::function<Real(Real, Real, Real)>& f, bool with_ghosts = false) const {
+    Field out = fields::make_field("test::field", problem.shape);
+    auto host = Kokkos::create_mirror_view(out);
+    const int g = problem.shape.ghost;
+    const int lo = with_ghosts ? 0 : g;
+    for (int k = lo; k < problem.shape.extent(2) - lo; ++k) {
+      for (int j = lo; j < problem.shape.extent(1) - lo; ++j) {
+        for (int i = lo; i < problem.shape.extent(0) - lo; ++i) {
+          host(i, j, k) = f(centre(0, i), centre(1, j), centre(2, k));
+        }
+      }
+    }
+    Kokkos::deep_copy(out, host);
+    return out;
+  }
+
+  /// Coordinate of the centre of the cell with view index `index` along `axis`.
+  Real centre(int axis, int index) const {
+    return (problem.decomp.offset[axis] + index - problem.shape.ghost + 0.5) * problem.spacing[axis];
+  }
+
+  /// Root-mean-square over all ranks of (a - b) on the owned cells, after removing the mean difference if asked.
+  Real rms_difference(Field a, Field b, bool remove_mean) const {
+    auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+    const int g = problem.shape.ghost;
+    const auto& n = problem.shape.cells;
+    Real sum = 0, sum2 = 0;
+    for (int k = g; k < g + n[2]; ++k)
+      for (int j = g; j < g + n[1]; ++j)
+        for (int i = g; i < g + n[0]; ++i) {
+          const Real d = ha(i, j, k) - hb(i, j, k);
+          sum += d;
+          sum2 += d * d;
+        }
+    const auto total = reducer->allreduce(std::array<Real, 2>{sum, sum2}, parallel::ReduceOp::sum);
+    const Real cells = static_cast<Real>(problem.decomp.global.total_cells());
+    const Real mean = remove_mean ? total[0] / cells : 0;
+    return std::sqrt(std::max(Real(0), total[1] / cells - mean * mean));
+  }
+};
+
+/// Faces with one condition everywhere (z periodic in 2D).
+inline PressureFaces uniform_faces(PressureBoundary type, int dim) {
+  PressureFaces f;
+  f.fill(type);
+  if (dim == 2) f[4] = f[5] = PressureBoundary::periodic;
+  return f;
+}
+
+/// Solver settings for the tests.
+inline config::PoissonConfig poisson_config(config::PoissonSolverType type, Real rtol, int max_iterations) {
+  config::PoissonConfig c;
+  c.solver = type;
+  c.rtol = rtol;
+  c.atol = 0;
+  c.max_iterations = max_iterations;
+  return c;
+}
+
+}  // namespace eddy::testing
