@@ -91,8 +91,7 @@ VelocityBoundary::VelocityBoundary(const config::BoundaryConfig& config, const g
     if (decomp.global.periodic[a]) continue;
     for (int side = 0; side < 2; ++side) {
       const auto& face = config.face(a, side);
-      const bool convective =
-          face.type == BoundaryType::outflow && face.outflow == config::OutflowType::convective;
+      const bool convective = face.type == BoundaryType::outflow && face.outflow == config::OutflowType::convective;
       if (convective) convective_faces_.push_back(2 * a + side);
       corrected_[a][side] = face.type == BoundaryType::outflow;
       if (!decomp.on_boundary(a, side)) continue;

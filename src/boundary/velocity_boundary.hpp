@@ -54,7 +54,7 @@ class VelocityBoundary {
 
   grid::Decomposition decomp_;
   fields::LocalShape shape_;
-  std::vector<FaceRule> rules_;  // faces on this rank's physical boundary
+  std::vector<FaceRule> rules_;        // faces on this rank's physical boundary
   std::vector<int> convective_faces_;  // global face indices (2 * axis + side) with convective outflow
   operators::CorrectedBoundaries corrected_{};
 };

@@ -67,7 +67,8 @@ KOKKOS_INLINE_FUNCTION Real advection_w(const Field& u, const Field& v, const Fi
   const Real flux_y_low = advective_flux<Upwind>(interp_v_to_yz_edge(v, i, j - 1, k), w(i, j - 1, k), w(i, j, k));
   const Real flux_z_high = advective_flux<Upwind>(interp_w_to_center(w, i, j, k + 1), w(i, j, k), w(i, j, k + 1));
   const Real flux_z_low = advective_flux<Upwind>(interp_w_to_center(w, i, j, k), w(i, j, k - 1), w(i, j, k));
-  return -((flux_x_high - flux_x_low) * inv.x + (flux_y_high - flux_y_low) * inv.y + (flux_z_high - flux_z_low) * inv.z);
+  return -((flux_x_high - flux_x_low) * inv.x + (flux_y_high - flux_y_low) * inv.y +
+           (flux_z_high - flux_z_low) * inv.z);
 }
 
 }  // namespace eddy::operators

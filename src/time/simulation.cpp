@@ -118,8 +118,8 @@ struct Simulation::Impl {
   void reduce_diagnostics() {
     auto scope = timers.time(Phase::reduction);
     const LocalDiagnostics local = local_flow_diagnostics(state, grid);
-    const auto maxima = reducer.allreduce(std::array<Real, 2>{local.max_divergence, local.velocity_rate},
-                                          parallel::ReduceOp::max);
+    const auto maxima =
+        reducer.allreduce(std::array<Real, 2>{local.max_divergence, local.velocity_rate}, parallel::ReduceOp::max);
     kinetic_energy = reducer.sum(local.kinetic_energy);
     max_divergence = maxima[0];
     velocity_rate = maxima[1];
@@ -131,11 +131,11 @@ struct Simulation::Impl {
     Kokkos::Timer wall;
     StepRecord record;
     const double rate = velocity_rate;
-    const StepLimits limits = step_limits(deck.time, deck.physics.viscosity, grid.spacing, deck.domain.dimensions,
-                                          rate);
+    const StepLimits limits =
+        step_limits(deck.time, deck.physics.viscosity, grid.spacing, deck.domain.dimensions, rate);
     const double dt = choose_time_step(deck.time, limits, sim_time);
-    require(dt > 0 && std::isfinite(dt), "step " + std::to_string(step_count + 1) + ": time step is not positive (" +
-                                             std::to_string(dt) + ")");
+    require(dt > 0 && std::isfinite(dt),
+            "step " + std::to_string(step_count + 1) + ": time step is not positive (" + std::to_string(dt) + ")");
     {
       auto scope = timers.time(Phase::boundary);
       boundary.update_convective_velocity(state, reducer);
@@ -163,10 +163,12 @@ struct Simulation::Impl {
     record.cfl = dt * rate;
     record.kinetic_energy = kinetic_energy;
     record.max_divergence = max_divergence;
-    if (!std::isfinite(kinetic_energy)) throw Error("step " + std::to_string(step_count) + ": kinetic energy is " +
-                                                    std::to_string(kinetic_energy) + " (the run diverged)");
-    if (!std::isfinite(max_divergence)) throw Error("step " + std::to_string(step_count) + ": max divergence is " +
-                                                    std::to_string(max_divergence) + " (the run diverged)");
+    if (!std::isfinite(kinetic_energy))
+      throw Error("step " + std::to_string(step_count) + ": kinetic energy is " + std::to_string(kinetic_energy) +
+                  " (the run diverged)");
+    if (!std::isfinite(max_divergence))
+      throw Error("step " + std::to_string(step_count) + ": max divergence is " + std::to_string(max_divergence) +
+                  " (the run diverged)");
     {
       auto scope = timers.time(Phase::output);
       for (const auto& observer : observers) observer(*owner, record);
@@ -180,9 +182,7 @@ struct Simulation::Impl {
     }
   }
 
-  bool finished() const {
-    return sim_time >= deck.time.end_time * (1 - 1e-12) || step_count >= deck.time.max_steps;
-  }
+  bool finished() const { return sim_time >= deck.time.end_time * (1 - 1e-12) || step_count >= deck.time.max_steps; }
 
   config::Deck deck;
   parallel::Context& context;
