@@ -248,6 +248,7 @@ void Simulation::add_step_observer(StepObserver observer) { impl_->observers.pus
 const fields::FlowState& Simulation::state() const { return impl_->state; }
 const grid::Decomposition& Simulation::decomposition() const { return impl_->decomp; }
 double Simulation::time() const { return impl_->sim_time; }
+double Simulation::kinetic_energy() const { return impl_->kinetic_energy; }
 long long Simulation::step() const { return impl_->step_count; }
 const std::vector<StepRecord>& Simulation::history() const { return impl_->history; }
 const config::Deck& Simulation::deck() const { return impl_->deck; }

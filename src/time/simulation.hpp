@@ -45,6 +45,8 @@ class Simulation {
   double time() const;
   /// Steps taken.
   long long step() const;
+  /// Kinetic energy of the current field (after the initial projection before the first step).
+  double kinetic_energy() const;
   /// The diagnostics of every step taken, in order.
   const std::vector<StepRecord>& history() const;
   /// The resolved deck this simulation runs.
