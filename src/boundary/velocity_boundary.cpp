@@ -1,0 +1,160 @@
+#include "boundary/velocity_boundary.hpp"
+
+#include "grid/index_ranges.hpp"
+
+namespace eddy::boundary {
+namespace {
+
+using config::BoundaryType;
+
+// Where the profile of an inflow face is evaluated: global cell counts and offsets, and which axes are bounded.
+struct ProfileGeometry {
+  int cells[3];
+  int offset[3];
+  bool bounded[3];
+  int ghost;
+};
+
+KOKKOS_INLINE_FUNCTION Real inflow_profile(const FaceRule& rule, const ProfileGeometry& geo, const int idx[3]) {
+  if (!rule.parabolic) return 1;
+  Real factor = 1;
+  for (int t = 0; t < 3; ++t) {
+    if (t == rule.axis || !geo.bounded[t]) continue;
+    const Real s = (geo.offset[t] + idx[t] - geo.ghost + Real(0.5)) / geo.cells[t];
+    const Real parabola = 6 * s * (1 - s);
+    factor *= parabola > 0 ? parabola : 0;
+  }
+  return factor;
+}
+
+// Fills one physical face: the normal component on its boundary face, the tangential ones in the ghost layer.
+void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::FlowState& state, int components,
+                bool set_normal, Real stage_dt, Real inv_spacing) {
+  const fields::LocalShape& s = state.shape;
+  const int a = rule.axis, g = s.ghost, n = s.cells[a];
+  const int normal_face = rule.side == 0 ? g - 1 : g + n - 1;
+  const int adjacent_face = rule.side == 0 ? g : g + n - 2;
+  const int ghost_cell = rule.side == 0 ? g - 1 : g + n;
+  const int interior_cell = rule.side == 0 ? g : g + n - 1;
+  Int3 lo{0, 0, 0};
+  Int3 hi{s.extent(0), s.extent(1), s.extent(2)};
+  lo[a] = 0;
+  hi[a] = 1;
+  const Field u = state.u, v = state.v, w = state.w;
+  const Real convective_step = stage_dt * rule.convective_velocity * inv_spacing;
+  Kokkos::parallel_for(
+      "boundary::velocity_face", grid::box(lo, hi), KOKKOS_LAMBDA(int i, int j, int k) {
+        const Field component[3] = {u, v, w};
+        int idx[3] = {i, j, k};
+        for (int c = 0; c < components; ++c) {
+          const Field f = component[c];
+          if (c == a) {
+            if (!set_normal) continue;
+            idx[a] = normal_face;
+            Real value = 0;
+            if (rule.type == BoundaryType::inflow) {
+              value = rule.wall_velocity[a] * inflow_profile(rule, geo, idx);
+            } else if (rule.type == BoundaryType::outflow) {
+              int inner[3] = {idx[0], idx[1], idx[2]};
+              inner[a] = adjacent_face;
+              const Real interior = f(inner[0], inner[1], inner[2]);
+              if (rule.outflow == config::OutflowType::zero_gradient) {
+                value = interior;
+              } else {
+                const Real current = f(idx[0], idx[1], idx[2]);
+                value = current - convective_step * (current - interior);
+              }
+            }
+            f(idx[0], idx[1], idx[2]) = value;
+          } else {
+            idx[a] = interior_cell;
+            const Real interior = f(idx[0], idx[1], idx[2]);
+            idx[a] = ghost_cell;
+            Real value = -interior;
+            if (rule.type == BoundaryType::moving_wall) {
+              value = 2 * rule.wall_velocity[c] - interior;
+            } else if (rule.type == BoundaryType::free_slip || rule.type == BoundaryType::outflow) {
+              value = interior;
+            }
+            f(idx[0], idx[1], idx[2]) = value;
+          }
+        }
+      });
+}
+
+}  // namespace
+
+VelocityBoundary::VelocityBoundary(const config::BoundaryConfig& config, const grid::Decomposition& decomp,
+                                   const fields::LocalShape& shape)
+    : decomp_(decomp), shape_(shape) {
+  for (int a = 0; a < 3; ++a) {
+    if (decomp.global.periodic[a]) continue;
+    for (int side = 0; side < 2; ++side) {
+      const auto& face = config.face(a, side);
+      const bool convective = face.type == BoundaryType::outflow && face.outflow == config::OutflowType::convective;
+      if (convective) convective_faces_.push_back(2 * a + side);
+      corrected_[a][side] = face.type == BoundaryType::outflow;
+      if (!decomp.on_boundary(a, side)) continue;
+      FaceRule rule;
+      rule.axis = a;
+      rule.side = side;
+      rule.type = face.type;
+      rule.outflow = face.outflow;
+      rule.parabolic = face.profile == config::InflowProfile::parabolic;
+      for (int c = 0; c < 3; ++c) rule.wall_velocity[c] = face.velocity[c];
+      rules_.push_back(rule);
+    }
+  }
+}
+
+void VelocityBoundary::apply(const fields::FlowState& state, Real stage_dt) const { fill(state, true, stage_dt); }
+
+void VelocityBoundary::apply_tangential(const fields::FlowState& state) const { fill(state, false, 0); }
+
+void VelocityBoundary::fill(const fields::FlowState& state, bool set_normal, Real stage_dt) const {
+  ProfileGeometry geo{};
+  for (int a = 0; a < 3; ++a) {
+    geo.cells[a] = decomp_.global.cells[a];
+    geo.offset[a] = decomp_.offset[a];
+    geo.bounded[a] = !decomp_.global.periodic[a];
+  }
+  geo.ghost = shape_.ghost;
+  const int components = decomp_.global.dim == 3 ? 3 : 2;
+  for (const auto& rule : rules_) {
+    apply_face(rule, geo, state, components, set_normal, stage_dt, 1 / decomp_.global.spacing(rule.axis));
+  }
+}
+
+void VelocityBoundary::update_convective_velocity(const fields::FlowState& state, const parallel::Reducer& reducer) {
+  if (convective_faces_.empty()) return;
+  std::array<Real, 6> flux{};
+  const fields::LocalShape& s = shape_;
+  const int g = s.ghost;
+  for (const auto& rule : rules_) {
+    if (rule.type != BoundaryType::outflow || rule.outflow != config::OutflowType::convective) continue;
+    const int a = rule.axis;
+    const Field f = a == 0 ? state.u : (a == 1 ? state.v : state.w);
+    Int3 lo{g, g, g};
+    Int3 hi{g + s.cells[0], g + s.cells[1], g + s.cells[2]};
+    lo[a] = rule.side == 0 ? g - 1 : g + s.cells[a] - 1;
+    hi[a] = lo[a] + 1;
+    Real sum = 0;
+    Kokkos::parallel_reduce(
+        "boundary::outflow_flux", grid::box(lo, hi),
+        KOKKOS_LAMBDA(int i, int j, int k, Real& local) { local += f(i, j, k); }, sum);
+    flux[2 * a + rule.side] = sum;
+  }
+  flux = reducer.allreduce(flux, parallel::ReduceOp::sum);
+  for (auto& rule : rules_) {
+    if (rule.type != BoundaryType::outflow || rule.outflow != config::OutflowType::convective) continue;
+    long long face_cells = 1;
+    for (int t = 0; t < 3; ++t) {
+      if (t != rule.axis) face_cells *= decomp_.global.cells[t];
+    }
+    const Real mean = flux[2 * rule.axis + rule.side] / static_cast<Real>(face_cells);
+    const Real outward = rule.side == 0 ? -mean : mean;
+    rule.convective_velocity = outward > 0 ? outward : 0;
+  }
+}
+
+}  // namespace eddy::boundary

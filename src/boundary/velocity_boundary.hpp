@@ -1,0 +1,62 @@
+#pragma once
+// Physical boundary conditions of the velocity on a rank's ghost layers and boundary faces (periodic wrap and
+// neighbour ranks belong to the halo exchange, which must run first). Per face of the domain:
+//   no_slip      normal face velocity 0; tangential ghost = -interior (wall value 0)
+//   moving_wall  normal face velocity 0; tangential ghost = 2 U_wall - interior
+//   free_slip    normal face velocity 0; tangential ghost = interior
+//   inflow       normal face velocity = U times the profile (uniform, or 6 s (1 - s) per bounded tangential axis,
+//                so its mean is U); tangential ghost = -interior
+//   outflow      zero_gradient: normal boundary face = the next interior face; convective: du/dt + U_c du/dn = 0
+//                with U_c the mean outflow velocity through the face; tangential ghost = interior in both cases
+// The normal boundary face of the low side is view index g - 1, of the high side the last owned face g + n - 1.
+#include "config/deck.hpp"
+#include "fields/field.hpp"
+#include "grid/decomposition.hpp"
+#include "operators/gradient.hpp"
+#include "parallel/reducer.hpp"
+
+#include <array>
+#include <vector>
+
+namespace eddy::boundary {
+
+/// One physical face of the domain as the kernels see it (plain data, copied into kernels).
+struct FaceRule {
+  int axis = 0;
+  int side = 0;
+  config::BoundaryType type = config::BoundaryType::no_slip;
+  config::OutflowType outflow = config::OutflowType::zero_gradient;
+  bool parabolic = false;
+  Real wall_velocity[3] = {0, 0, 0};
+  Real convective_velocity = 0;  ///< U_c of a convective outflow, refreshed by update_convective_velocity
+};
+
+class VelocityBoundary {
+ public:
+  /// Collects the faces of the deck that lie on this rank's physical boundary.
+  VelocityBoundary(const config::BoundaryConfig& config, const grid::Decomposition& decomp,
+                   const fields::LocalShape& shape);
+
+  /// Sets boundary faces and tangential ghosts of u, v (and w in 3D); `stage_dt` advances convective outflow faces.
+  void apply(const fields::FlowState& state, Real stage_dt) const;
+
+  /// Sets only the tangential ghosts, keeping the normal faces (after the projection corrected the outflow faces).
+  void apply_tangential(const fields::FlowState& state) const;
+
+  /// Recomputes U_c of convective outflow faces from the current field (collective: every rank must call it).
+  void update_convective_velocity(const fields::FlowState& state, const parallel::Reducer& reducer);
+
+  /// Boundary faces whose normal velocity the projection corrects: the outflow faces, where pressure is Dirichlet.
+  operators::CorrectedBoundaries corrected_boundaries() const { return corrected_; }
+
+ private:
+  void fill(const fields::FlowState& state, bool set_normal, Real stage_dt) const;
+
+  grid::Decomposition decomp_;
+  fields::LocalShape shape_;
+  std::vector<FaceRule> rules_;        // faces on this rank's physical boundary
+  std::vector<int> convective_faces_;  // global face indices (2 * axis + side) with convective outflow
+  operators::CorrectedBoundaries corrected_{};
+};
+
+}  // namespace eddy::boundary

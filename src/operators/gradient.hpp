@@ -1,0 +1,15 @@
+#pragma once
+// The pressure-gradient correction of the projection: u <- u - factor * grad(phi) on the faces.
+#include "operators/staggered_grid.hpp"
+
+namespace eddy::operators {
+
+/// Which physical boundary faces the correction moves, per axis and side: those with a Dirichlet pressure condition
+/// (outflow). Wall and inflow faces keep the normal velocity their boundary condition set.
+using CorrectedBoundaries = std::array<std::array<bool, 2>, 3>;
+
+/// Subtracts factor * grad(phi) from the owned faces (and the flagged boundary faces); phi ghosts must be valid.
+void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
+                                const StaggeredGrid& grid, const CorrectedBoundaries& corrected);
+
+}  // namespace eddy::operators

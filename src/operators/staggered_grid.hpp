@@ -1,0 +1,60 @@
+#pragma once
+// What every staggered-grid kernel needs to know about a rank's block: shape, spacing, dimension, and which of its
+// sides are physical boundaries. Also the named face ranges of the momentum update and the pressure correction.
+#include "fields/field.hpp"
+#include "grid/decomposition.hpp"
+#include "grid/index_ranges.hpp"
+
+namespace eddy::operators {
+
+/// Inverse spacings and their squares, copied by value into kernels.
+struct InverseSpacing {
+  Real x = 1, y = 1, z = 1;
+  Real x2 = 1, y2 = 1, z2 = 1;
+};
+
+/// A rank's block as the operators see it.
+struct StaggeredGrid {
+  fields::LocalShape shape;
+  Real3 spacing{1, 1, 1};
+  InverseSpacing inv;
+  bool three_d = false;
+  std::array<std::array<bool, 2>, 3> physical{{{false, false}, {false, false}, {false, false}}};
+
+  /// Cell volume.
+  Real cell_volume() const { return spacing[0] * spacing[1] * spacing[2]; }
+  /// Velocity components carried by the kernels: 3 in 3D, 2 in 2D (w stays zero).
+  int components() const { return three_d ? 3 : 2; }
+
+  /// Faces of component `axis` owned by this rank, with the low and high physical boundary faces included on request
+  /// (the high boundary face is an owned index, the low one a ghost index; both are set by boundary conditions).
+  grid::Policy3 faces(int axis, bool low_boundary, bool high_boundary) const {
+    Int3 lo{shape.ghost, shape.ghost, shape.ghost};
+    Int3 hi{shape.ghost + shape.cells[0], shape.ghost + shape.cells[1], shape.ghost + shape.cells[2]};
+    if (low_boundary && physical[axis][0]) lo[axis] -= 1;
+    if (!high_boundary && physical[axis][1]) hi[axis] -= 1;
+    return grid::box(lo, hi);
+  }
+  /// Faces of component `axis` advanced by the momentum equation (no physical boundary face).
+  grid::Policy3 momentum_faces(int axis) const { return faces(axis, false, false); }
+};
+
+/// The staggered view of a decomposed block with the given field shape.
+inline StaggeredGrid make_staggered_grid(const grid::Decomposition& decomp, const fields::LocalShape& shape) {
+  StaggeredGrid g;
+  g.shape = shape;
+  for (int a = 0; a < 3; ++a) {
+    g.spacing[a] = decomp.global.spacing(a);
+    for (int side = 0; side < 2; ++side) g.physical[a][side] = decomp.on_boundary(a, side);
+  }
+  g.inv.x = 1 / g.spacing[0];
+  g.inv.y = 1 / g.spacing[1];
+  g.inv.z = 1 / g.spacing[2];
+  g.inv.x2 = g.inv.x * g.inv.x;
+  g.inv.y2 = g.inv.y * g.inv.y;
+  g.inv.z2 = g.inv.z * g.inv.z;
+  g.three_d = decomp.global.dim == 3;
+  return g;
+}
+
+}  // namespace eddy::operators

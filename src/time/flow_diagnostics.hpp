@@ -1,0 +1,18 @@
+#pragma once
+// The per-step flow diagnostics of a rank, computed in one fused pass over its cells; the simulation combines them
+// across ranks.
+#include "operators/staggered_grid.hpp"
+
+namespace eddy::time {
+
+/// What one rank contributes to a step's diagnostics.
+struct LocalDiagnostics {
+  Real kinetic_energy = 0;  ///< 0.5 sum |u|^2 dV over the owned faces (sum across ranks)
+  Real max_divergence = 0;  ///< max |div u| over the owned cells (max across ranks)
+  Real velocity_rate = 0;   ///< max(|u|/dx + |v|/dy + |w|/dz) per cell, from the larger of each pair of faces
+};
+
+/// Computes the rank's diagnostics; the velocity ghosts must be valid.
+LocalDiagnostics local_flow_diagnostics(const fields::FlowState& state, const operators::StaggeredGrid& grid);
+
+}  // namespace eddy::time

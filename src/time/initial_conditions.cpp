@@ -1,0 +1,76 @@
+#include "time/initial_conditions.hpp"
+
+#include "grid/index_ranges.hpp"
+
+namespace eddy::time {
+namespace {
+
+// Global geometry of the face families, copied into kernels.
+struct FaceGeometry {
+  int offset[3];
+  int cells[3];
+  Real spacing[3];
+  int ghost;
+};
+
+FaceGeometry face_geometry(const grid::Decomposition& decomp, int ghost) {
+  FaceGeometry geo{};
+  for (int a = 0; a < 3; ++a) {
+    geo.offset[a] = decomp.offset[a];
+    geo.cells[a] = decomp.global.cells[a];
+    geo.spacing[a] = decomp.global.spacing(a);
+  }
+  geo.ghost = ghost;
+  return geo;
+}
+
+// Position (relative to the origin) of the face of component `c` at view index (i, j, k): at the high side of its
+// cell along c, at the cell centre along the other axes.
+KOKKOS_INLINE_FUNCTION void face_position(const FaceGeometry& geo, int c, const int idx[3], Real x[3]) {
+  for (int a = 0; a < 3; ++a) {
+    const Real shift = a == c ? Real(1) : Real(0.5);
+    x[a] = (geo.offset[a] + idx[a] - geo.ghost + shift) * geo.spacing[a];
+  }
+}
+
+}  // namespace
+
+void set_initial_velocity(const config::InitialConfig& initial, const grid::Decomposition& decomp,
+                          const fields::FlowState& state) {
+  Kokkos::deep_copy(state.u, 0);
+  Kokkos::deep_copy(state.v, 0);
+  Kokkos::deep_copy(state.w, 0);
+  Kokkos::deep_copy(state.p, 0);
+  const FaceGeometry geo = face_geometry(decomp, state.shape.ghost);
+  const int components = decomp.global.dim == 3 ? 3 : 2;
+  const bool three_d = components == 3;
+  const Field velocity[3] = {state.u, state.v, state.w};
+  const auto type = initial.type;
+  const Real amplitude = initial.amplitude;
+  const unsigned long long seed = initial.seed;
+  for (int c = 0; c < components; ++c) {
+    const Field f = velocity[c];
+    const Real base = initial.velocity[c];
+    Kokkos::parallel_for(
+        "initial::velocity", grid::owned_cells(state.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+          const int idx[3] = {i, j, k};
+          Real value = 0;
+          if (type == config::InitialType::uniform) {
+            value = base;
+          } else if (type == config::InitialType::random) {
+            long long global = 0;
+            for (int a = 2; a >= 0; --a) global = global * geo.cells[a] + (geo.offset[a] + idx[a] - geo.ghost);
+            value = base + amplitude * face_hash(global, seed, c);
+          } else if (type == config::InitialType::taylor_green) {
+            Real x[3];
+            face_position(geo, c, idx, x);
+            const Real z_factor = three_d ? Kokkos::cos(x[2]) : Real(1);
+            if (c == 0) value = amplitude * Kokkos::sin(x[0]) * Kokkos::cos(x[1]) * z_factor;
+            if (c == 1) value = -amplitude * Kokkos::cos(x[0]) * Kokkos::sin(x[1]) * z_factor;
+          }
+          f(i, j, k) = value;
+        });
+  }
+}
+
+}  // namespace eddy::time

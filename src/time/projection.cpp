@@ -1,0 +1,30 @@
+#include "time/projection.hpp"
+
+#include "operators/divergence.hpp"
+
+namespace eddy::time {
+
+Projection::Projection(const config::Deck& deck, const grid::Decomposition& decomp,
+                       const operators::StaggeredGrid& grid, parallel::Context& context,
+                       const parallel::Reducer& reducer, const operators::CorrectedBoundaries& corrected)
+    : grid_(grid), corrected_(corrected), rhs_(fields::make_field("poisson_rhs", grid.shape)) {
+  solver::PoissonProblem problem;
+  problem.decomp = decomp;
+  problem.shape = grid.shape;
+  problem.spacing = grid.spacing;
+  problem.faces = solver::pressure_boundaries(deck.boundary, deck.domain.dimensions);
+  problem.halo_backend = deck.parallel.halo_backend;
+  solver_ = solver::make_poisson_solver(deck.pressure, problem, context, reducer);
+}
+
+void Projection::build_rhs(const fields::FlowState& state, Real weight) {
+  operators::compute_divergence(state, rhs_, grid_, 1 / weight);
+}
+
+solver::PoissonStats Projection::solve(const fields::FlowState& state) { return solver_->solve(state.p, rhs_); }
+
+void Projection::correct(const fields::FlowState& state, Real weight) {
+  operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_);
+}
+
+}  // namespace eddy::time

@@ -1,0 +1,37 @@
+#pragma once
+// The pressure projection of a stage: solve L(phi) = div(u*) / (alpha dt), then u = u* - alpha dt grad(phi).
+#include "config/deck.hpp"
+#include "operators/gradient.hpp"
+#include "parallel/reducer.hpp"
+#include "solver/poisson_solver.hpp"
+
+#include <memory>
+#include <string>
+
+namespace eddy::time {
+
+class Projection {
+ public:
+  /// Builds the Poisson solver of the deck for this block; `corrected` lists the outflow faces the gradient moves.
+  Projection(const config::Deck& deck, const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
+             parallel::Context& context, const parallel::Reducer& reducer,
+             const operators::CorrectedBoundaries& corrected);
+
+  /// Writes the Poisson right-hand side div(u*) / weight (velocity ghosts must be valid).
+  void build_rhs(const fields::FlowState& state, Real weight);
+  /// Solves for phi (warm-started from and stored into state.p).
+  solver::PoissonStats solve(const fields::FlowState& state);
+  /// Subtracts weight * grad(phi) from the velocity.
+  void correct(const fields::FlowState& state, Real weight);
+
+  /// The solver's name for logs.
+  std::string solver_name() const { return solver_->name(); }
+
+ private:
+  operators::StaggeredGrid grid_;
+  operators::CorrectedBoundaries corrected_;
+  Field rhs_;
+  std::unique_ptr<solver::PoissonSolver> solver_;
+};
+
+}  // namespace eddy::time

@@ -1,0 +1,53 @@
+#include "time/run_log.hpp"
+
+#include <cstdio>
+
+namespace eddy::time {
+
+void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, const SetupDescription& setup) {
+  const auto& g = decomp.global;
+  std::printf("eddy %s: case '%s' (%s)\n", EDDY_VERSION, deck.name.c_str(), deck.source.c_str());
+  std::printf("  grid          %dD, %d x %d x %d cells, spacing %.4g x %.4g x %.4g, periodic %c%c%c\n", g.dim,
+              g.cells[0], g.cells[1], g.cells[2], g.spacing(0), g.spacing(1), g.spacing(2), g.periodic[0] ? 'x' : '-',
+              g.periodic[1] ? 'y' : '-', g.periodic[2] ? 'z' : '-');
+  std::printf("  decomposition %d ranks as %d x %d x %d, rank 0 block %d x %d x %d\n", decomp.size, decomp.dims[0],
+              decomp.dims[1], decomp.dims[2], decomp.local_cells[0], decomp.local_cells[1], decomp.local_cells[2]);
+  std::printf("  backends      halo %s, reductions %s\n", setup.halo_backend.c_str(), setup.reduction_backend.c_str());
+  std::printf("  flow          nu %.4g, %s advection, %s in time, %s dt\n", deck.physics.viscosity,
+              deck.numerics.advection == config::AdvectionScheme::central ? "central" : "upwind",
+              deck.time.scheme == config::TimeScheme::rk3 ? "RK3" : "Euler", deck.time.adaptive ? "adaptive" : "fixed");
+  std::printf("  pressure      %s, rtol %.1e\n", setup.poisson_solver.c_str(), deck.pressure.rtol);
+  std::fflush(stdout);
+}
+
+void print_step(const StepRecord& r) {
+  std::printf("step %8lld  t %.6e  dt %.3e  cfl %.3f  ke %.6e  div %.2e  poisson %3d it %.1e  %.2f ms\n", r.step,
+              r.time, r.dt, r.cfl, r.kinetic_energy, r.max_divergence, r.poisson_iterations, r.poisson_residual,
+              1e3 * r.wall_seconds);
+  std::fflush(stdout);
+}
+
+void print_summary(long long steps, double wall_seconds, long long total_cells, int ranks,
+                   const PhaseTimers::Seconds& phase_totals) {
+  const double per_step = steps > 0 ? wall_seconds / steps : 0;
+  const double updates = wall_seconds > 0 ? static_cast<double>(total_cells) * steps / wall_seconds : 0;
+  std::printf("run summary: %lld steps in %.3f s, %.3f ms/step, %.3e cell updates/s (%.3e per rank)\n", steps,
+              wall_seconds, 1e3 * per_step, updates, updates / ranks);
+  double timed = 0;
+  for (int p = 0; p < PhaseTimers::count; ++p) {
+    const double share = wall_seconds > 0 ? 100 * phase_totals[p] / wall_seconds : 0;
+    timed += phase_totals[p];
+    std::printf("  %-11s %9.3f s  %5.1f %%\n", std::string(phase_name(static_cast<Phase>(p))).c_str(), phase_totals[p],
+                share);
+  }
+  const double communication =
+      phase_totals[static_cast<int>(Phase::halo)] + phase_totals[static_cast<int>(Phase::reduction)];
+  if (wall_seconds > 0) {
+    std::printf("  untimed     %9.3f s  %5.1f %%\n", wall_seconds - timed, 100 * (wall_seconds - timed) / wall_seconds);
+    std::printf("  communication (halo + reduction, outside the Poisson solver) %.1f %%\n",
+                100 * communication / wall_seconds);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace eddy::time

@@ -1,0 +1,29 @@
+#pragma once
+// The console side of a run, printed on rank 0: the startup block, one line per log interval, the run summary.
+#include "config/deck.hpp"
+#include "core/phase_timers.hpp"
+#include "core/step_record.hpp"
+#include "grid/decomposition.hpp"
+
+#include <string>
+
+namespace eddy::time {
+
+/// What the startup block reports besides the deck and decomposition.
+struct SetupDescription {
+  std::string halo_backend;
+  std::string reduction_backend;
+  std::string poisson_solver;
+};
+
+/// Prints grid, decomposition, communication backends and solver.
+void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, const SetupDescription& setup);
+
+/// Prints the diagnostics line of a step.
+void print_step(const StepRecord& record);
+
+/// Prints steps, wall time, cell updates per second (total and per rank), and the share of each phase.
+void print_summary(long long steps, double wall_seconds, long long total_cells, int ranks,
+                   const PhaseTimers::Seconds& phase_totals);
+
+}  // namespace eddy::time

@@ -1,0 +1,21 @@
+#pragma once
+// The time-step size: fixed, or the largest step the advective CFL target and the explicit-diffusion limit allow.
+#include "config/deck.hpp"
+#include "core/types.hpp"
+
+namespace eddy::time {
+
+/// Step limits of the explicit scheme on a grid with `spacing` in `dimensions` dimensions.
+struct StepLimits {
+  double advective = 0;  ///< cfl / max(|u|/dx + |v|/dy + |w|/dz); infinite at rest
+  double viscous = 0;    ///< viscous_safety / (2 nu sum 1/h^2); infinite when nu = 0
+};
+
+/// The two limits for a velocity rate max(|u|/dx + |v|/dy + |w|/dz) (1/s).
+StepLimits step_limits(const config::TimeConfig& time, double viscosity, const Real3& spacing, int dimensions,
+                       double velocity_rate);
+
+/// The step to take from `now`: the limits (adaptive) or time.dt (fixed), never past end_time.
+double choose_time_step(const config::TimeConfig& time, const StepLimits& limits, double now);
+
+}  // namespace eddy::time

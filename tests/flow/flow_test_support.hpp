@@ -1,0 +1,80 @@
+#pragma once
+// Helpers shared by the flow tests: decks built in C++, fields gathered to every rank, exact solutions.
+#include "config/deck.hpp"
+#include "fields/field.hpp"
+#include "grid/decomposition.hpp"
+#include "time/simulation.hpp"
+
+#include <mpi.h>
+
+#include <cmath>
+#include <vector>
+
+namespace eddy::testing {
+
+/// A deck on a periodic box of `n` cells per axis and side 2 pi (unit depth in 2D), with a tight pressure solve.
+inline config::Deck periodic_box_deck(int dimensions, int n) {
+  config::Deck deck;
+  deck.name = "test";
+  deck.domain.dimensions = dimensions;
+  deck.domain.cells = {n, n, dimensions == 3 ? n : 1};
+  const double two_pi = 2 * M_PI;
+  deck.domain.length = {two_pi, two_pi, dimensions == 3 ? two_pi : 1.0};
+  for (auto& face : deck.boundary.faces) face.type = config::BoundaryType::periodic;
+  deck.pressure.solver = config::PoissonSolverType::cg;
+  deck.pressure.rtol = 1e-12;
+  deck.pressure.atol = 1e-14;
+  deck.pressure.max_iterations = 100;
+  deck.time.dt = 1.0;  // the CFL and viscous limits choose the step
+  deck.output.log_interval = 0;
+  return deck;
+}
+
+/// A field of the whole domain on the host, x fastest; component 0..2 of the velocity or 3 for the pressure.
+struct GlobalField {
+  Int3 extent{1, 1, 1};
+  std::vector<double> values;
+  double operator()(int i, int j, int k) const {
+    return values[i + static_cast<std::size_t>(extent[0]) * (j + static_cast<std::size_t>(extent[1]) * k)];
+  }
+};
+
+/// Gathers the owned values (faces or cells) of `field` from every rank into one global array on every rank.
+inline GlobalField gather(const Field& field, const grid::Decomposition& decomp, int ghost) {
+  GlobalField global;
+  global.extent = decomp.global.cells;
+  global.values.assign(static_cast<std::size_t>(global.extent[0]) * global.extent[1] * global.extent[2], 0.0);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+  for (int k = 0; k < decomp.local_cells[2]; ++k) {
+    for (int j = 0; j < decomp.local_cells[1]; ++j) {
+      for (int i = 0; i < decomp.local_cells[0]; ++i) {
+        const std::size_t gi = decomp.offset[0] + i, gj = decomp.offset[1] + j, gk = decomp.offset[2] + k;
+        global.values[gi + global.extent[0] * (gj + global.extent[1] * gk)] = host(i + ghost, j + ghost, k + ghost);
+      }
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, global.values.data(), static_cast<int>(global.values.size()), MPI_DOUBLE, MPI_SUM,
+                decomp.comm);
+  return global;
+}
+
+/// The velocity component `c` (0, 1, 2) or the pressure (3) of a simulation, gathered.
+inline GlobalField gather(const time::Simulation& sim, int c) {
+  const auto& s = sim.state();
+  const Field f = c == 0 ? s.u : (c == 1 ? s.v : (c == 2 ? s.w : s.p));
+  return gather(f, sim.decomposition(), s.shape.ghost);
+}
+
+/// Largest |a - b| over two gathered fields.
+inline double max_difference(const GlobalField& a, const GlobalField& b) {
+  double result = 0;
+  for (std::size_t n = 0; n < a.values.size(); ++n) result = std::max(result, std::abs(a.values[n] - b.values[n]));
+  return result;
+}
+
+/// Observed order of convergence between two errors at a refinement ratio.
+inline double observed_order(double coarse_error, double fine_error, double ratio = 2) {
+  return std::log(coarse_error / fine_error) / std::log(ratio);
+}
+
+}  // namespace eddy::testing

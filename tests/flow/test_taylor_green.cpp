@@ -1,0 +1,114 @@
+// 2D Taylor-Green vortex on [0, 2 pi)^2 against the exact decaying solution u = sin x cos y exp(-2 nu t):
+// second-order space convergence, third-order (RK3) and first-order (Euler) time convergence, energy decay.
+#include "flow_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+using eddy::testing::gather;
+using eddy::testing::GlobalField;
+using eddy::testing::observed_order;
+
+constexpr double viscosity = 0.01;
+
+eddy::config::Deck taylor_green_deck(int n, double end_time) {
+  auto deck = eddy::testing::periodic_box_deck(2, n);
+  deck.physics.viscosity = viscosity;
+  deck.initial.type = eddy::config::InitialType::taylor_green;
+  deck.initial.amplitude = 1;
+  deck.time.end_time = end_time;
+  return deck;
+}
+
+// Max error of u and v on their faces against the exact solution at the simulation's time.
+double velocity_error(const eddy::time::Simulation& sim) {
+  const auto& g = sim.decomposition().global;
+  const GlobalField u = gather(sim, 0), v = gather(sim, 1);
+  const double decay = std::exp(-2 * viscosity * sim.time());
+  const double h = g.spacing(0);
+  double error = 0;
+  for (int j = 0; j < g.cells[1]; ++j) {
+    for (int i = 0; i < g.cells[0]; ++i) {
+      const double xf = (i + 1) * h, xc = (i + 0.5) * h, yf = (j + 1) * h, yc = (j + 0.5) * h;
+      error = std::max(error, std::abs(u(i, j, 0) - std::sin(xf) * std::cos(yc) * decay));
+      error = std::max(error, std::abs(v(i, j, 0) + std::cos(xc) * std::sin(yf) * decay));
+    }
+  }
+  return error;
+}
+
+TEST(TaylorGreen, SpaceConvergesAtSecondOrder) {
+  std::vector<double> errors;
+  for (int n : {16, 32, 64}) {
+    auto deck = taylor_green_deck(n, 1.0);
+    deck.time.cfl = 0.2;
+    deck.time.dt = 0.01;
+    eddy::parallel::Context context;
+    eddy::time::Simulation sim(deck, context, {"", true});
+    sim.run();
+    errors.push_back(velocity_error(sim));
+  }
+  EXPECT_GE(observed_order(errors[0], errors[1]), 1.9) << errors[0] << " " << errors[1];
+  EXPECT_GE(observed_order(errors[1], errors[2]), 1.9) << errors[1] << " " << errors[2];
+}
+
+// Error of runs with fixed dt against a run with a much smaller dt on the same grid (so space error cancels).
+std::vector<double> time_errors(eddy::config::TimeScheme scheme, const std::vector<double>& steps, double reference) {
+  auto run = [&](double dt) {
+    auto deck = taylor_green_deck(16, 0.5);
+    // A random field carried by a uniform stream, so advection dominates the time error.
+    deck.initial.type = eddy::config::InitialType::random;
+    deck.initial.velocity = {1.0, 0.5, 0.0};
+    deck.initial.amplitude = 0.3;
+    deck.physics.viscosity = 0.05;
+    deck.time.scheme = scheme;
+    deck.time.adaptive = false;
+    deck.time.dt = dt;
+    eddy::parallel::Context context;
+    eddy::time::Simulation sim(deck, context, {"", true});
+    sim.run();
+    return std::array<GlobalField, 2>{gather(sim, 0), gather(sim, 1)};
+  };
+  const auto exact = run(reference);
+  std::vector<double> errors;
+  for (double dt : steps) {
+    const auto f = run(dt);
+    errors.push_back(
+        std::max(eddy::testing::max_difference(f[0], exact[0]), eddy::testing::max_difference(f[1], exact[1])));
+  }
+  return errors;
+}
+
+TEST(TaylorGreen, Rk3IsThirdOrderInTime) {
+  const auto errors = time_errors(eddy::config::TimeScheme::rk3, {0.1, 0.05, 0.025}, 0.025 / 16);
+  EXPECT_GE(observed_order(errors[0], errors[1]), 2.5) << errors[0] << " " << errors[1];
+  EXPECT_GE(observed_order(errors[1], errors[2]), 2.5) << errors[1] << " " << errors[2];
+}
+
+TEST(TaylorGreen, EulerIsFirstOrderInTime) {
+  const auto errors = time_errors(eddy::config::TimeScheme::euler, {0.02, 0.01, 0.005}, 0.005 / 16);
+  EXPECT_NEAR(observed_order(errors[0], errors[1]), 1.0, 0.15) << errors[0] << " " << errors[1];
+  EXPECT_NEAR(observed_order(errors[1], errors[2]), 1.0, 0.15) << errors[1] << " " << errors[2];
+}
+
+TEST(TaylorGreen, KineticEnergyDecaysAsExpMinusFourNuT) {
+  auto deck = taylor_green_deck(32, 2.0);
+  eddy::parallel::Context context;
+  eddy::time::Simulation sim(deck, context, {"", true});
+  sim.run();
+  const auto& history = sim.history();
+  const double initial = M_PI * M_PI;  // 0.5 * integral of sin^2 x cos^2 y + cos^2 x sin^2 y over the box
+  const double h = 2 * M_PI / 32;
+  for (const auto& record : history) {
+    const double exact = initial * std::exp(-4 * viscosity * record.time);
+    // The discrete vortex decays with the discrete Laplacian's eigenvalue, 2 (2 - 2 cos h) / h^2 instead of 2.
+    EXPECT_NEAR(record.kinetic_energy / exact, 1.0, 0.02 * h * h + 1e-8) << "t = " << record.time;
+    EXPECT_LT(record.max_divergence, 1e-9);
+  }
+  EXPECT_NEAR(sim.time(), 2.0, 1e-12);
+}
+
+}  // namespace
