@@ -133,7 +133,7 @@ struct Simulation::Impl {
     const double rate = velocity_rate;
     const StepLimits limits =
         step_limits(deck.time, deck.physics.viscosity, grid.spacing, deck.domain.dimensions, rate);
-    const double dt = choose_time_step(deck.time, limits, sim_time);
+    const double dt = choose_time_step(deck.time, limits, sim_time, previous_dt);
     require(dt > 0 && std::isfinite(dt),
             "step " + std::to_string(step_count + 1) + ": time step is not positive (" + std::to_string(dt) + ")");
     {
@@ -155,6 +155,7 @@ struct Simulation::Impl {
       std::swap(rhs_current, rhs_previous);
     }
     sim_time += dt;
+    previous_dt = dt;
     ++step_count;
     reduce_diagnostics();
     record.step = step_count;
@@ -202,6 +203,7 @@ struct Simulation::Impl {
   std::vector<StepObserver> observers;
   const Simulation* owner = nullptr;
   double sim_time = 0;
+  double previous_dt = 0;
   long long step_count = 0;
   double kinetic_energy = 0, max_divergence = 0, velocity_rate = 0;
 };

@@ -15,7 +15,8 @@ struct StepLimits {
 StepLimits step_limits(const config::TimeConfig& time, double viscosity, const Real3& spacing, int dimensions,
                        double velocity_rate);
 
-/// The step to take from `now`: the limits (adaptive) or time.dt (fixed), never past end_time.
-double choose_time_step(const config::TimeConfig& time, const StepLimits& limits, double now);
+/// The step to take from `now`: the limits (adaptive; time.dt first, then at most 20% growth per step) or time.dt
+/// (fixed), never past end_time.
+double choose_time_step(const config::TimeConfig& time, const StepLimits& limits, double now, double previous_dt = 0);
 
 }  // namespace eddy::time
