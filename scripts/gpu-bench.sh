@@ -18,10 +18,6 @@ cmake --preset cuda-hopper -DKokkos_ROOT="$Kokkos_ROOT" -DEDDY_TEST_MAX_RANKS="$
   { tail -30 "$out/configure.log"; exit 1; }
 cmake --build --preset cuda-hopper -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
 
-ctest --preset cuda-hopper -LE regression >"$out/ctest.log" 2>&1
-tests_rc=$?
-grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/ctest.log" | tail -15
-
 eddy=build/cuda/src/eddy
 mpirun_gpus() { mpirun --allow-run-as-root -np "$1" -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH "${@:2}"; }
 run() { local name=$1; shift; echo "== $name: $*" >>"$out/bench.log"; "$@" 2>&1 | tee "$out/$name.log" >>"$out/bench.log"; }
@@ -41,7 +37,13 @@ if [[ $gpus -ge 2 ]]; then
   run step2strong mpirun_gpus 2 "$eddy" bench step --n "$size"
 fi
 
+ctest --preset cuda-hopper -LE regression -j 4 --timeout 300 >"$out/ctest.log" 2>&1
+tests_rc=$?
+grep -E "tests passed|tests failed|Failed|Timeout|\*\*\*" "$out/ctest.log" | tail -20
+
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-grep -h "^|" "$out"/stencil.log "$out"/poisson.log "$out"/reduce*.log "$out"/halo*.log "$out"/step*.log 2>/dev/null
+for f in stencil poisson reduce1 reduce2 halo1 halo2 step1 step2weak step2strong; do
+  [[ -s "$out/$f.log" ]] && { echo "-- $f"; grep -vE "^\s*$" "$out/$f.log" | tail -12; }
+done
 exit $tests_rc
