@@ -167,9 +167,6 @@ void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMod
 H5Reader::H5Reader(const std::filesystem::path& path) : path_(path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   if (!std::filesystem::exists(path)) throw Error("HDF5 file '" + path.string() + "' does not exist");
-  if (H5Fis_accessible(path.c_str(), H5P_DEFAULT) <= 0) {
-    throw Error("'" + path.string() + "' is not a readable HDF5 file (truncated or corrupted?)");
-  }
   file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file_ < 0) throw Error("cannot open '" + path.string() + "' as HDF5 (truncated or corrupted?)");
 }

@@ -71,7 +71,15 @@ double max_error(const Block& b, S stencil, E exact) {
   return error;
 }
 
-TEST(Stencils, DifferencesAndDivergenceOfLinearFieldsAreExact) {
+// The sampled exact values of a field, as a stencil-shaped functor.
+struct ValueOf {
+  explicit ValueOf(Field field) : f(field) {}
+  KOKKOS_INLINE_FUNCTION Real operator()(int i, int j, int k) const { return f(i, j, k); }
+  Field f;
+};
+
+// nvcc cannot compile device lambdas inside TEST bodies (private member functions): the body lives here.
+void check_differences_and_divergence_of_linear_fields_are_exact() {
   for (int dim : {2, 3}) {
     const Block b = make_block(dim, false);
     const auto inv = b.grid.inv;
@@ -102,7 +110,12 @@ TEST(Stencils, DifferencesAndDivergenceOfLinearFieldsAreExact) {
   }
 }
 
-TEST(Stencils, InterpolationOfLinearFieldsIsExact) {
+TEST(Stencils, DifferencesAndDivergenceOfLinearFieldsAreExact) {
+  check_differences_and_divergence_of_linear_fields_are_exact();
+}
+
+// nvcc cannot compile device lambdas inside TEST bodies (private member functions): the body lives here.
+void check_interpolation_of_linear_fields_is_exact() {
   const Block b = make_block(3, false);
   auto linear = [](Real x, Real y, Real z) { return 1.5 * x - 0.5 * y + 2 * z + 0.25; };
   const Field u = sample(b, {1, 0.5, 0.5}, linear), v = sample(b, {0.5, 1, 0.5}, linear);
@@ -110,39 +123,39 @@ TEST(Stencils, InterpolationOfLinearFieldsIsExact) {
   const Field at_center = sample(b, {0.5, 0.5, 0.5}, linear), at_xy = sample(b, {1, 1, 0.5}, linear);
   const Field at_xz = sample(b, {1, 0.5, 1}, linear), at_yz = sample(b, {0.5, 1, 1}, linear);
   using namespace eddy::operators;
-  auto exact = [](Field f) {
-    return KOKKOS_LAMBDA(int i, int j, int k) { return f(i, j, k); };
-  };
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_u_to_center(u, i, j, k); }, exact(at_center)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_u_to_center(u, i, j, k); }, ValueOf(at_center)),
             1e-12);
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_v_to_center(v, i, j, k); }, exact(at_center)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_v_to_center(v, i, j, k); }, ValueOf(at_center)),
             1e-12);
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_w_to_center(w, i, j, k); }, exact(at_center)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_w_to_center(w, i, j, k); }, ValueOf(at_center)),
             1e-12);
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_u_to_xy_edge(u, i, j, k); }, exact(at_xy)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_u_to_xy_edge(u, i, j, k); }, ValueOf(at_xy)),
             1e-12);
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_v_to_xy_edge(v, i, j, k); }, exact(at_xy)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_v_to_xy_edge(v, i, j, k); }, ValueOf(at_xy)),
             1e-12);
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_u_to_xz_edge(u, i, j, k); }, exact(at_xz)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_u_to_xz_edge(u, i, j, k); }, ValueOf(at_xz)),
             1e-12);
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_w_to_xz_edge(w, i, j, k); }, exact(at_xz)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_w_to_xz_edge(w, i, j, k); }, ValueOf(at_xz)),
             1e-12);
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_v_to_yz_edge(v, i, j, k); }, exact(at_yz)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_v_to_yz_edge(v, i, j, k); }, ValueOf(at_yz)),
             1e-12);
   EXPECT_LT(max_error(
-                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_w_to_yz_edge(w, i, j, k); }, exact(at_yz)),
+                b, KOKKOS_LAMBDA(int i, int j, int k) { return interp_w_to_yz_edge(w, i, j, k); }, ValueOf(at_yz)),
             1e-12);
 }
 
-TEST(Stencils, LaplacianOfQuadraticsIsExact) {
+TEST(Stencils, InterpolationOfLinearFieldsIsExact) { check_interpolation_of_linear_fields_is_exact(); }
+
+// nvcc cannot compile device lambdas inside TEST bodies (private member functions): the body lives here.
+void check_laplacian_of_quadratics_is_exact() {
   for (int dim : {2, 3}) {
     const Block b = make_block(dim, false);
     const auto inv = b.grid.inv;
@@ -158,6 +171,8 @@ TEST(Stencils, LaplacianOfQuadraticsIsExact) {
         << dim << "D";
   }
 }
+
+TEST(Stencils, LaplacianOfQuadraticsIsExact) { check_laplacian_of_quadratics_is_exact(); }
 
 // Fills ghosts of periodic fields on this single-rank block.
 void wrap(const Block& b, std::vector<Field> fields) {
