@@ -23,13 +23,18 @@ mpirun_gpus() { mpirun --allow-run-as-root -np "$1" -x NCCL_NVLS_ENABLE -x PATH 
 run() { local name=$1; shift; echo "== $name: $*" >>"$out/bench.log"; "$@" 2>&1 | tee "$out/$name.log" >>"$out/bench.log"; }
 
 "$eddy" --version >"$out/version.log" 2>&1
+for tile in ${EDDY_TILE_SWEEP:-}; do
+  run "stencil_tile_${tile//,/_}" env EDDY_STENCIL_TILE="$tile" "$eddy" bench stencil --n "$size"
+done
 run stencil "$eddy" bench stencil --n "$size"
+run torch python3 tests/perf/torch_stencil.py --n "$size"
 run poisson "$eddy" bench poisson --n "$size"
 run reduce1 "$eddy" bench reduce
 run halo1 "$eddy" bench halo
 if [[ $gpus -ge 2 ]]; then
   run reduce2 mpirun_gpus 2 "$eddy" bench reduce
   run halo2 mpirun_gpus 2 "$eddy" bench halo
+  run halo2face mpirun_gpus 2 "$eddy" bench halo --n 512 --fields 1
 fi
 run step1 "$eddy" bench step --n "$size"
 if [[ $gpus -ge 2 ]]; then
@@ -43,7 +48,7 @@ grep -E "tests passed|tests failed|Failed|Timeout|\*\*\*" "$out/ctest.log" | tai
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil poisson reduce1 reduce2 halo1 halo2 step1 step2weak step2strong; do
+for f in stencil torch poisson reduce1 reduce2 halo1 halo2 halo2face step1 step2weak step2strong; do
   [[ -s "$out/$f.log" ]] && { echo "-- $f"; grep -vE "^\s*$" "$out/$f.log" | tail -12; }
 done
 exit $tests_rc

@@ -11,5 +11,7 @@ namespace eddy::bench {
 int run_halo_bench(const std::vector<std::string>& args, parallel::Context& context);
 /// Global scalar reduction latency, pipelined and host-synchronised: `eddy bench reduce [--reps R] [--values V]`.
 int run_reduce_bench(const std::vector<std::string>& args, parallel::Context& context);
+/// `eddy bench step [--n N] [--steps S] [--warmup W] [--weak]`: the full 3D time step in ns per cell per step.
+int run_step_bench(const std::vector<std::string>& args, parallel::Context& context);
 
 }  // namespace eddy::bench

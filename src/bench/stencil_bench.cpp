@@ -86,8 +86,11 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   require(a0 != Real(-7), "bench stencil: the triad did not write its output");
 
   if (context.rank() == 0) {
-    std::printf("stencil benchmark: %d^3 cells on %d rank(s), %lld cells per rank, %d reps (median, slowest rank)\n", n,
-                context.size(), cells, reps);
+    std::printf(
+        "stencil benchmark: %d^3 cells on %d rank(s), %lld cells per rank, %d reps (median, slowest rank), tile "
+        "%lld,%lld,%lld\n",
+        n, context.size(), cells, reps, static_cast<long long>(grid::stencil_tile()[0]),
+        static_cast<long long>(grid::stencil_tile()[1]), static_cast<long long>(grid::stencil_tile()[2]));
     std::printf("%-28s %10s %12s %10s %12s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs triad");
     const double floor_bandwidth = rows[0].bytes_per_cell * cells / rows[0].seconds;
     for (const auto& row : rows) {

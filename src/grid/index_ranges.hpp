@@ -2,18 +2,30 @@
 // Named index ranges over a rank's fields, so kernels never spell out ghost offsets by hand.
 #include "fields/field.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace eddy::grid {
 
-using Policy3 =
-    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>;
+using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                                      Kokkos::IndexType<int>>;
 
-/// Tile for 3D stencil sweeps over x-fastest data: long in x for coalesced loads, short in y and z.
+/// Tile for 3D stencil sweeps over x-fastest data: long in x for coalesced loads, short in y and z. The environment
+/// variable EDDY_STENCIL_TILE="tx,ty,tz" overrides it (for tuning on new hardware with `eddy bench stencil`).
 inline Kokkos::Array<int64_t, 3> stencil_tile() {
+  static const Kokkos::Array<int64_t, 3> tile = [] {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  return {128, 2, 1};
+    Kokkos::Array<int64_t, 3> chosen{128, 2, 1};
 #else
-  return {0, 0, 0};  // let Kokkos choose on CPUs
+    Kokkos::Array<int64_t, 3> chosen{0, 0, 0};  // let Kokkos choose on CPUs
 #endif
+    if (const char* text = std::getenv("EDDY_STENCIL_TILE")) {
+      long long x = 0, y = 0, z = 0;
+      if (std::sscanf(text, "%lld,%lld,%lld", &x, &y, &z) == 3) chosen = {x, y, z};
+    }
+    return chosen;
+  }();
+  return tile;
 }
 
 /// Owned cells (view indices), optionally widened by `grow` layers into the ghosts.
@@ -30,8 +42,6 @@ inline Policy3 all_points(const fields::LocalShape& s) {
 }
 
 /// An explicit box of view indices [lo, hi).
-inline Policy3 box(Int3 lo, Int3 hi) {
-  return Policy3({lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}, stencil_tile());
-}
+inline Policy3 box(Int3 lo, Int3 hi) { return Policy3({lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}, stencil_tile()); }
 
 }  // namespace eddy::grid

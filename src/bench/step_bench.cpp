@@ -1,0 +1,124 @@
+// `eddy bench step`: the full 3D time step (RK3 with a warm-started multigrid projection per stage) on a periodic
+// Taylor-Green vortex, in ns per cell per step, with the share of each phase and the device memory per cell.
+#include "bench/bench_support.hpp"
+#include "bench/benchmarks.hpp"
+#include "time/simulation.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace eddy::bench {
+namespace {
+
+// Device memory in use on this rank (bytes), or -1 where the backend cannot tell.
+double device_bytes_in_use() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess) return static_cast<double>(total - free);
+#endif
+  return -1;
+}
+
+double device_bytes_total() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess) return static_cast<double>(total);
+#endif
+  return -1;
+}
+
+config::Deck taylor_green_deck(const Int3& cells, long long max_steps, const std::string& out_dir) {
+  config::Deck deck;
+  deck.name = "bench_step_taylor_green3d";
+  deck.domain.dimensions = 3;
+  deck.domain.cells = cells;
+  const double pi = 3.14159265358979323846;
+  deck.domain.length = {2 * pi * cells[0] / cells[2], 2 * pi * cells[1] / cells[2], 2 * pi};
+  deck.domain.origin = {-pi, -pi, -pi};
+  for (auto& face : deck.boundary.faces) face.type = config::BoundaryType::periodic;
+  deck.physics.viscosity = 1.0 / 1600;
+  deck.initial.type = config::InitialType::taylor_green;
+  deck.time.adaptive = false;
+  deck.time.dt = 0.25 * 2 * pi / cells[2];  // advective CFL about 0.25 at |u| = 1
+  deck.time.end_time = 1e30;
+  deck.time.max_steps = max_steps;
+  deck.pressure.solver = config::PoissonSolverType::multigrid;
+  deck.pressure.rtol = 1e-6;
+  deck.pressure.atol = 0;
+  deck.pressure.max_iterations = 20;
+  deck.output.directory = out_dir;
+  deck.output.overwrite = true;
+  deck.output.interval_steps = 0;
+  deck.output.interval_time = 0;
+  deck.output.log_interval = 1000000;
+  return deck;
+}
+
+}  // namespace
+
+int run_step_bench(const std::vector<std::string>& args, parallel::Context& context) {
+  std::vector<std::string> rest = args;
+  const auto weak_flag = std::find(rest.begin(), rest.end(), "--weak");
+  const bool weak = weak_flag != rest.end();
+  if (weak) rest.erase(weak_flag);
+  const auto options = int_options(rest, {{"--n", 256}, {"--steps", 10}, {"--warmup", 3}}, "step");
+  const int n = static_cast<int>(options.at("--n"));
+  const long long steps = options.at("--steps"), warmup = options.at("--warmup");
+  // Weak scaling grows the domain along z with the rank count; strong scaling keeps n^3 in total.
+  const Int3 cells{n, n, weak ? n * context.size() : n};
+  const std::string out_dir = "build/bench-step-" + std::to_string(context.size()) + "ranks";
+
+  const double before = device_bytes_in_use();
+  time::Simulation sim(taylor_green_deck(cells, warmup + steps, out_dir), context, time::RunOptions{"", true});
+  ExecSpace().fence("bench::setup");
+  const double state_bytes = device_bytes_in_use() - before;
+  sim.advance(warmup);
+  ExecSpace().fence("bench::warmup");
+  parallel::check_mpi(MPI_Barrier(context.comm()), "MPI_Barrier(bench step)");
+  Kokkos::Timer timer;
+  const long long taken = sim.advance(steps);
+  ExecSpace().fence("bench::steps");
+  double seconds = timer.seconds();
+  parallel::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, context.comm()), "MPI_Allreduce");
+
+  const auto& history = sim.history();
+  std::array<double, static_cast<int>(Phase::count)> phase{};
+  int cycles = 0;
+  for (std::size_t s = history.size() - taken; s < history.size(); ++s) {
+    for (int p = 0; p < static_cast<int>(Phase::count); ++p) phase[p] += history[s].phase_seconds[p];
+    cycles += history[s].poisson_iterations;
+  }
+  const double phase_total = std::accumulate(phase.begin(), phase.end(), 0.0);
+  const double total_cells = static_cast<double>(cells[0]) * cells[1] * cells[2];
+  const double local_cells = static_cast<double>(sim.decomposition().local_cell_count());
+  const double ns_per_cell_step = seconds / taken / total_cells * 1e9;
+
+  if (context.rank() == 0) {
+    std::printf(
+        "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, RK3, multigrid rtol 1e-6\n",
+        cells[0], cells[1], cells[2], weak ? "weak: n^3 per rank" : "strong: n^3 in total", context.size());
+    std::printf("  %-40s %12s\n", "quantity", "value");
+    std::printf("  %-40s %12.3f\n", "time per step [ms]", 1e3 * seconds / taken);
+    std::printf("  %-40s %12.4f\n", "ns per cell per step (all ranks)", ns_per_cell_step);
+    std::printf("  %-40s %12.4f\n", "ns per cell per step per rank", ns_per_cell_step * context.size());
+    std::printf("  %-40s %12.3e\n", "cell updates per second", total_cells * taken / seconds);
+    std::printf("  %-40s %12.2f\n", "V-cycles per step (3 stages)", static_cast<double>(cycles) / taken);
+    if (state_bytes > 0) {
+      std::printf("  %-40s %12.1f\n", "device bytes per cell (rank 0)", state_bytes / local_cells);
+      std::printf("  %-40s %12.3e\n", "largest grid on one device [cells]",
+                  device_bytes_total() * 0.95 / (state_bytes / local_cells));
+    }
+    for (int p = 0; p < static_cast<int>(Phase::count); ++p) {
+      std::printf("  share %-34s %11.1f%%\n", std::string(phase_name(static_cast<Phase>(p))).c_str(),
+                  phase_total > 0 ? 100 * phase[p] / phase_total : 0.0);
+    }
+  }
+  return 0;
+}
+
+}  // namespace eddy::bench
