@@ -2,6 +2,7 @@
 // apply (16 B/cell) and one red-black Gauss-Seidel sweep against a triad a = b + s c over the same cell count.
 #include "bench/bench_options.hpp"
 #include "bench/poisson_benchmarks.hpp"
+#include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/laplacian.hpp"
@@ -30,6 +31,29 @@ double time_kernel(const std::function<void()>& kernel, int reps, const parallel
     times.push_back(timer.seconds());
   }
   return reducer.max(median(times));
+}
+
+/// The residual with each thread marching `chunk` cells along z (grid/cell_loops.hpp).
+void residual_z_march(Field r, Field x, Field b, const solver::PoissonLevel& level, int chunk) {
+  const auto w = level.weights();
+  const int g = level.shape.ghost;
+  const auto& n = level.shape.cells;
+  grid::for_each_cell_z_march(
+      "bench::residual_z_march", {g, g, g}, {g + n[0], g + n[1], g + n[2]}, chunk,
+      KOKKOS_LAMBDA(int i, int j, int k) { r(i, j, k) = b(i, j, k) - solver::laplacian_at(x, i, j, k, w); });
+}
+
+/// Largest |a - b| over two fields.
+Real max_difference(Field a, Field b) {
+  Real diff = 0;
+  Kokkos::parallel_reduce(
+      "bench::max_difference", grid::box({0, 0, 0}, {int(a.extent(0)), int(a.extent(1)), int(a.extent(2))}),
+      KOKKOS_LAMBDA(int i, int j, int k, Real& d) {
+        const Real e = Kokkos::fabs(a(i, j, k) - b(i, j, k));
+        if (e > d) d = e;
+      },
+      Kokkos::Max<Real>(diff));
+  return diff;
 }
 
 /// a = b + s c: two reads and one write per cell, the streaming floor of the residual.
@@ -70,6 +94,18 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   std::vector<Measurement> rows;
   rows.push_back({"triad a = b + s c (floor)", 24, time_kernel([&] { triad(ta, tb, tc, s); }, reps, reducer)});
   rows.push_back({"residual r = b - L x", 24, time_kernel([&] { solver::residual(r, x, b, level); }, reps, reducer)});
+  // The z-marching residual must compute the same field as the tiled one before its time means anything.
+  Field r_march = fields::make_field("bench::r_march", level.shape);
+  solver::residual(r, x, b, level);
+  residual_z_march(r_march, x, b, level, 16);
+  require(max_difference(r, r_march) == 0, "bench stencil: the z-marching residual differs from the tiled one");
+  for (const int chunk : {4, 16, 64}) {
+    static const char* names[] = {"residual, z-march 4", "residual, z-march 16", "residual, z-march 64"};
+    rows.push_back({names[chunk == 4    ? 0
+                          : chunk == 16 ? 1
+                                        : 2],
+                    24, time_kernel([&] { residual_z_march(r_march, x, b, level, chunk); }, reps, reducer)});
+  }
   rows.push_back({"laplacian apply r = L x", 16,
                   time_kernel([&] { solver::apply_laplacian(r, x, level.shape, level.spacing, 3); }, reps, reducer)});
   rows.push_back({"rbgs sweep (red + black)", 24,
