@@ -27,27 +27,4 @@ void print_step(const StepRecord& r) {
   std::fflush(stdout);
 }
 
-void print_summary(long long steps, double wall_seconds, long long total_cells, int ranks,
-                   const PhaseTimers::Seconds& phase_totals) {
-  const double per_step = steps > 0 ? wall_seconds / steps : 0;
-  const double updates = wall_seconds > 0 ? static_cast<double>(total_cells) * steps / wall_seconds : 0;
-  std::printf("run summary: %lld steps in %.3f s, %.3f ms/step, %.3e cell updates/s (%.3e per rank)\n", steps,
-              wall_seconds, 1e3 * per_step, updates, updates / ranks);
-  double timed = 0;
-  for (int p = 0; p < PhaseTimers::count; ++p) {
-    const double share = wall_seconds > 0 ? 100 * phase_totals[p] / wall_seconds : 0;
-    timed += phase_totals[p];
-    std::printf("  %-11s %9.3f s  %5.1f %%\n", std::string(phase_name(static_cast<Phase>(p))).c_str(), phase_totals[p],
-                share);
-  }
-  const double communication =
-      phase_totals[static_cast<int>(Phase::halo)] + phase_totals[static_cast<int>(Phase::reduction)];
-  if (wall_seconds > 0) {
-    std::printf("  untimed     %9.3f s  %5.1f %%\n", wall_seconds - timed, 100 * (wall_seconds - timed) / wall_seconds);
-    std::printf("  communication (halo + reduction, outside the Poisson solver) %.1f %%\n",
-                100 * communication / wall_seconds);
-  }
-  std::fflush(stdout);
-}
-
 }  // namespace eddy::time

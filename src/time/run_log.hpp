@@ -1,5 +1,6 @@
 #pragma once
-// The console side of a run, printed on rank 0: the startup block, one line per log interval, the run summary.
+// The console side of a run, printed on rank 0: the startup block and the diagnostics line of a step
+// (the run summary is time/run_summary.hpp).
 #include "config/deck.hpp"
 #include "core/phase_timers.hpp"
 #include "core/step_record.hpp"
@@ -21,9 +22,5 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
 
 /// Prints the diagnostics line of a step.
 void print_step(const StepRecord& record);
-
-/// Prints steps, wall time, cell updates per second (total and per rank), and the share of each phase.
-void print_summary(long long steps, double wall_seconds, long long total_cells, int ranks,
-                   const PhaseTimers::Seconds& phase_totals);
 
 }  // namespace eddy::time

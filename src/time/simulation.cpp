@@ -8,16 +8,23 @@
 #include "operators/diffusion.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reducer.hpp"
+#include "time/blow_up.hpp"
 #include "time/flow_diagnostics.hpp"
 #include "time/initial_conditions.hpp"
+#include "time/progress.hpp"
 #include "time/projection.hpp"
 #include "time/rk_scheme.hpp"
+#include "time/run_control.hpp"
 #include "time/run_log.hpp"
+#include "time/run_outputs.hpp"
+#include "time/run_summary.hpp"
 #include "time/stage_update.hpp"
+#include "time/state_copy.hpp"
 #include "time/time_step.hpp"
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -60,6 +67,7 @@ struct Simulation::Impl {
         shape(fields::local_shape(decomp, 1)),
         grid(operators::make_staggered_grid(decomp, shape)),
         state(fields::FlowState::allocate(shape)),
+        last_good(fields::FlowState::allocate(shape)),
         rhs_current(fields::FaceVector::allocate("rhs_current", shape)),
         rhs_previous(fields::FaceVector::allocate("rhs_previous", shape)),
         reducer(context_in, deck_in.parallel.reduction_backend),
@@ -106,12 +114,38 @@ struct Simulation::Impl {
 
   // Initial field, made divergence-free, and the first diagnostics (for the first step size).
   void initialise() {
-    require(options.restart.empty(), "restart from a checkpoint is not available in this build");
+    if (!options.restart.empty()) return restart_from_checkpoint();
     set_initial_velocity(deck.initial, decomp, state);
     fill_velocity_ghosts(true, 0);
     project(1.0);
     Kokkos::deep_copy(state.p, 0);
     reduce_diagnostics();
+  }
+
+  // The state of a checkpoint, continued exactly as the run that wrote it would have gone on. A checkpoint holds
+  // u, v, w, p (the pressure warm-starts the next solve), time, step and the last dt (the adaptive growth cap);
+  // each step's RK3 stages start afresh, so nothing else carries over. Ghosts and the low boundary faces are not
+  // stored: the boundary conditions define them. apply() also resets the high outflow faces, which the checkpoint
+  // holds as the projection left them, so the stored values are put back before the final ghost fill.
+  void restart_from_checkpoint() {
+    const io::Checkpointer checkpoints(deck, decomp, shape, context, deck.output.directory, "");
+    const io::CheckpointMeta meta = checkpoints.load(options.restart, state);
+    copy_state(state, last_good);
+    fill_velocity_ghosts(true, 0);
+    copy_owned_velocity(last_good, state);
+    fill_velocity_ghosts(false, 0);
+    sim_time = meta.time;
+    step_count = meta.step;
+    previous_dt = meta.dt;
+    restart_point = RestartPoint{meta.time, meta.step};
+    reduce_diagnostics();
+    if (talkative()) std::printf("restarted from %s at step %lld, t = %.6g\n", meta.path.c_str(), meta.step, meta.time);
+  }
+
+  // Keeps the state before a step, written as the last good state if the step diverges.
+  void keep_last_good() {
+    copy_state(state, last_good);
+    last_good_step = {step_count, sim_time, previous_dt};
   }
 
   // Combines the rank diagnostics: one sum (kinetic energy) and one max (divergence, velocity rate).
@@ -164,24 +198,24 @@ struct Simulation::Impl {
     record.cfl = dt * rate;
     record.kinetic_energy = kinetic_energy;
     record.max_divergence = max_divergence;
-    if (!std::isfinite(kinetic_energy))
-      throw Error("step " + std::to_string(step_count) + ": kinetic energy is " + std::to_string(kinetic_energy) +
-                  " (the run diverged)");
-    if (!std::isfinite(max_divergence))
-      throw Error("step " + std::to_string(step_count) + ": max divergence is " + std::to_string(max_divergence) +
-                  " (the run diverged)");
+    check_for_blow_up(record, dt * velocity_rate, deck.time, state, decomp);
     {
       auto scope = timers.time(Phase::output);
+      if (outputs != nullptr) outputs->after_step(state, record);
       for (const auto& observer : observers) observer(*owner, record);
     }
     record.wall_seconds = wall.seconds();
     record.phase_seconds = timers.step();
     history.push_back(record);
-    if (context.rank() == 0 && !options.quiet && deck.output.log_interval > 0 &&
-        step_count % deck.output.log_interval == 0) {
-      print_step(record);
-    }
   }
+
+  // Runs `write` as part of the output phase.
+  void timed_output(const std::function<void()>& write) {
+    auto scope = timers.time(Phase::output);
+    write();
+  }
+
+  bool talkative() const { return context.rank() == 0 && !options.quiet; }
 
   bool finished() const { return sim_time >= deck.time.end_time * (1 - 1e-12) || step_count >= deck.time.max_steps; }
 
@@ -192,6 +226,11 @@ struct Simulation::Impl {
   fields::LocalShape shape;
   operators::StaggeredGrid grid;
   fields::FlowState state;
+  fields::FlowState last_good;  // the state before the current step
+  struct {
+    long long step = 0;
+    double time = 0, dt = 0;
+  } last_good_step;
   fields::FaceVector rhs_current, rhs_previous;
   parallel::Reducer reducer;
   parallel::HaloExchange halo;
@@ -202,6 +241,8 @@ struct Simulation::Impl {
   std::vector<StepRecord> history;
   std::vector<StepObserver> observers;
   const Simulation* owner = nullptr;
+  RunOutputs* outputs = nullptr;  // set while run() writes output
+  std::optional<RestartPoint> restart_point;
   double sim_time = 0;
   double previous_dt = 0;
   long long step_count = 0;
@@ -230,19 +271,72 @@ long long Simulation::advance(long long steps) {
 }
 
 int Simulation::run() {
+  Impl& s = *impl_;
+  RunOutputs outputs(s.deck, s.decomp, s.shape, s.context, s.restart_point);
+  RunControl control(s.deck.time, outputs.run_dir(), s.context);
+  Progress progress(s.deck, s.talkative(), s.sim_time, s.step_count);
+  s.outputs = &outputs;
+  struct Detach {
+    Impl& s;
+    ~Detach() { s.outputs = nullptr; }
+  } detach{s};
+  if (!s.restart_point) outputs.write_fields(s.state, s.sim_time, s.step_count);
+
   Kokkos::Timer wall;
-  const double limit = impl_->deck.time.wall_time_limit;
-  long long steps = 0;
-  while (!finished()) {
-    steps += advance(1);
-    if (limit > 0 && wall.seconds() > limit) break;
+  const long long first_step = s.step_count;
+  const PhaseTimers::Seconds set_up = s.timers.total();  // the initial projection, not part of the run's steps
+  int status = exit_finished;
+  std::string stop_reason;
+  try {
+    while (!control.should_stop(s.step_count, s.sim_time)) {
+      s.keep_last_good();
+      s.take_step();
+      outputs.record(s.history.back());
+      progress.update(s.history.back());
+      if (control.take_write_request()) {
+        s.timed_output([&] {
+          outputs.write_fields(s.state, s.sim_time, s.step_count);
+          outputs.write_checkpoint(s.state, s.sim_time, s.step_count, s.previous_dt);
+        });
+      }
+    }
+    s.timed_output([&] { outputs.write_checkpoint(s.state, s.sim_time, s.step_count, s.previous_dt); });
+    progress.end_line();
+    if (s.talkative()) std::printf("%s\n", control.stop_message((outputs.run_dir() / "deck.yaml").string()).c_str());
+    if (control.stopped_early()) status = exit_stopped_early;
+    stop_reason = stop_reason_text(control.reason());
+  } catch (const Diverged& diverged) {
+    const auto& good = s.last_good_step;
+    s.timed_output([&] { outputs.write_checkpoint(s.last_good, good.time, good.step, good.dt); });
+    progress.end_line();
+    if (s.context.rank() == 0) {
+      std::fprintf(stderr, "eddy: error: %s\nthe last good state (step %lld, t = %.6g) is in %s\n", diverged.what(),
+                   good.step, good.time,
+                   (outputs.run_dir() / "checkpoints" / io::Checkpointer::file_name(good.step)).c_str());
+    }
+    status = exit_diverged;
+    stop_reason = "diverged";
   }
-  const double seconds = wall.seconds();
-  if (impl_->context.rank() == 0 && !impl_->options.quiet) {
-    if (!finished()) std::printf("stopped at the wall-time limit of %.1f s\n", limit);
-    print_summary(steps, seconds, impl_->decomp.global.total_cells(), impl_->decomp.size, impl_->timers.total());
+
+  PhaseTimers::Seconds phase_seconds = s.timers.total();
+  for (int p = 0; p < PhaseTimers::count; ++p) phase_seconds[p] -= set_up[p];
+  RunMeasurements measured{s.deck.name,
+                           s.step_count - first_step,
+                           wall.seconds(),
+                           phase_seconds,
+                           s.halo.backend_name(),
+                           s.reducer.backend_name(),
+                           s.projection.solver_name(),
+                           stop_reason,
+                           s.sim_time,
+                           s.step_count};
+  const RunSummary summary = summarise_run(measured, s.decomp, s.context);
+  outputs.finish(summary.json);
+  if (s.talkative()) {
+    std::fputs(summary.text.c_str(), stdout);
+    std::fflush(stdout);
   }
-  return 0;
+  return status;
 }
 
 bool Simulation::finished() const { return impl_->finished(); }

@@ -13,6 +13,12 @@
 
 namespace eddy::time {
 
+/// Exit status of run(): the end was reached (0); stopped early by a signal, the wall clock or a STOP file, with a
+/// checkpoint to continue from (75, EX_TEMPFAIL); the run diverged (3). Bad input is 2 and other errors 1 (main).
+inline constexpr int exit_finished = 0;
+inline constexpr int exit_stopped_early = 75;
+inline constexpr int exit_diverged = 3;
+
 /// Options that come from the command line, not the deck.
 struct RunOptions {
   std::string restart;  ///< "", "latest" or a checkpoint path
@@ -24,13 +30,16 @@ class Simulation {
   /// Called after every step with the simulation and the step's record (field output, checkpoints, telemetry).
   using StepObserver = std::function<void(const Simulation&, const StepRecord&)>;
 
-  /// Sets up grid, decomposition, fields, solvers and output for the deck; throws eddy::Error on bad setup.
+  /// Sets up grid, decomposition, fields and solvers for the deck, and the initial state (or the checkpoint of
+  /// options.restart); throws eddy::Error on bad setup or an unusable checkpoint.
   Simulation(const config::Deck& deck, parallel::Context& context, const RunOptions& options = {});
   ~Simulation();
-  /// Runs to the end time (or step/wall limit, or a signal); returns the process exit code.
+  /// Runs to the end time or step limit, or until a signal, the wall clock or a STOP file stops it, writing the run
+  /// folder (fields, checkpoints, telemetry, summary); returns the exit status (exit_finished, ...).
   int run();
 
-  /// Takes up to `steps` steps, stopping early at end_time or max_steps; returns the steps taken.
+  /// Takes up to `steps` steps, stopping early at end_time or max_steps, writing nothing; returns the steps taken.
+  /// Throws time::Diverged (time/blow_up.hpp) when a step leaves NaN/Inf or blows up.
   long long advance(long long steps);
   /// True once end_time or max_steps is reached.
   bool finished() const;

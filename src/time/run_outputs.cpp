@@ -1,0 +1,52 @@
+#include "time/run_outputs.hpp"
+
+#include "config/print.hpp"
+#include "io/run_directory.hpp"
+
+namespace eddy::time {
+namespace {
+
+// The run folder, prepared before any writer opens a file in it.
+std::filesystem::path prepared_run_directory(const config::Deck& deck, parallel::Context& context, bool restarting) {
+  return io::prepare_run_directory(deck.output, context, restarting, config::to_yaml(deck));
+}
+
+}  // namespace
+
+RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
+                       parallel::Context& context, const std::optional<RestartPoint>& restart)
+    : output_(deck.output),
+      run_dir_(prepared_run_directory(deck, context, restart.has_value())),
+      fields_(deck, decomp, shape, context, run_dir_, restart ? restart->step : -1),
+      schedule_(deck.output, restart ? restart->time : 0),
+      checkpoints_(deck, decomp, shape, context, run_dir_, config::to_yaml(deck)),
+      telemetry_(run_dir_, context) {
+  // The starting state is written (fresh run) or was written by the run before (restart): not due again.
+  schedule_.due(restart ? restart->step : 0, restart ? restart->time : 0);
+  if (restart) last_checkpoint_step_ = restart->step;
+}
+
+void RunOutputs::after_step(const fields::FlowState& state, const StepRecord& r) {
+  if (schedule_.due(r.step, r.time)) write_fields(state, r.time, r.step);
+  const long long every = output_.checkpoint_interval_steps;
+  if (every > 0 && r.step % every == 0) write_checkpoint(state, r.time, r.step, r.dt);
+}
+
+void RunOutputs::write_fields(const fields::FlowState& state, double time, long long step) {
+  if (step == last_fields_step_ || output_.fields.empty()) return;
+  fields_.write(state, time, step);
+  last_fields_step_ = step;
+}
+
+void RunOutputs::write_checkpoint(const fields::FlowState& state, double time, long long step, double dt) {
+  if (step == last_checkpoint_step_) return;
+  last_checkpoint_ = checkpoints_.write(state, time, step, dt);
+  last_checkpoint_step_ = step;
+}
+
+void RunOutputs::finish(const io::JsonObject& summary) {
+  telemetry_.flush();
+  telemetry_.write_summary(summary);
+}
+
+}  // namespace eddy::time

@@ -1,0 +1,60 @@
+#pragma once
+// Everything a run writes into its run folder, for the time loop: the folder itself with deck.yaml, field output
+// on the output schedule, checkpoints, telemetry.csv and summary.json. Each write is collective.
+#include "config/deck.hpp"
+#include "core/step_record.hpp"
+#include "fields/field.hpp"
+#include "grid/decomposition.hpp"
+#include "io/checkpoint.hpp"
+#include "io/field_writer.hpp"
+#include "io/json.hpp"
+#include "io/output_schedule.hpp"
+#include "io/telemetry.hpp"
+#include "parallel/context.hpp"
+
+#include <filesystem>
+#include <optional>
+
+namespace eddy::time {
+
+/// Where a restarted run picks up.
+struct RestartPoint {
+  double time = 0;
+  long long step = 0;
+};
+
+class RunOutputs {
+ public:
+  /// Prepares output.directory (an existing one with results is refused unless output.overwrite, or reused when
+  /// restarting), writes deck.yaml, and opens field output, checkpoints and telemetry.
+  RunOutputs(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
+             parallel::Context& context, const std::optional<RestartPoint>& restart);
+
+  /// After a step: fields when the output schedule says so, a checkpoint every output.checkpoint_interval_steps.
+  void after_step(const fields::FlowState& state, const StepRecord& record);
+  /// Appends the step's row to telemetry.csv.
+  void record(const StepRecord& record) { telemetry_.record(record); }
+  /// Writes the fields (ghosts valid) unless this step's are already written.
+  void write_fields(const fields::FlowState& state, double time, long long step);
+  /// Writes a checkpoint unless this step's is already written; `dt` is the step that reached this state.
+  void write_checkpoint(const fields::FlowState& state, double time, long long step, double dt);
+  /// Flushes telemetry and writes summary.json.
+  void finish(const io::JsonObject& summary);
+
+  /// The run folder.
+  const std::filesystem::path& run_dir() const { return run_dir_; }
+  /// The newest checkpoint written by this run (empty if none).
+  const std::filesystem::path& last_checkpoint() const { return last_checkpoint_; }
+
+ private:
+  config::OutputConfig output_;
+  std::filesystem::path run_dir_;
+  io::FieldWriter fields_;
+  io::OutputSchedule schedule_;
+  io::Checkpointer checkpoints_;
+  io::Telemetry telemetry_;
+  long long last_fields_step_ = -1, last_checkpoint_step_ = -1;
+  std::filesystem::path last_checkpoint_;
+};
+
+}  // namespace eddy::time

@@ -1,0 +1,126 @@
+#include "time/run_summary.hpp"
+
+#include "time/scaling_verdict.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace eddy::time {
+namespace {
+
+constexpr int phases = PhaseTimers::count;
+
+double phase(const PhaseTimers::Seconds& seconds, Phase p) { return seconds[static_cast<int>(p)]; }
+
+std::string device_text() {
+  std::string text = ExecSpace::name();
+#if defined(KOKKOS_ENABLE_CUDA)
+  text += " (one GPU per rank)";
+#else
+  const int threads = ExecSpace().concurrency();
+  text += " (" + std::to_string(threads) + (threads == 1 ? " thread" : " threads") + " per rank)";
+#endif
+  return text;
+}
+
+std::string line(const char* format, auto... values) {
+  char text[256];
+  std::snprintf(text, sizeof(text), format, values...);
+  return text;
+}
+
+}  // namespace
+
+RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition& decomp, parallel::Context& context) {
+  const int ranks = context.size();
+  // Per rank: phase seconds, wall seconds, local compute (work that needs no other rank), local cells.
+  const double compute = phase(local.phase_seconds, Phase::advance) + phase(local.phase_seconds, Phase::boundary) +
+                         phase(local.phase_seconds, Phase::projection);
+  std::array<double, phases + 2> sums{}, maxima{};
+  std::copy(local.phase_seconds.begin(), local.phase_seconds.end(), sums.begin());
+  sums[phases] = compute;
+  sums[phases + 1] = static_cast<double>(decomp.local_cell_count());
+  maxima = sums;
+  std::array<double, 1> wall{local.wall_seconds};
+  MPI_Allreduce(MPI_IN_PLACE, sums.data(), phases + 2, MPI_DOUBLE, MPI_SUM, context.comm());
+  MPI_Allreduce(MPI_IN_PLACE, maxima.data(), phases + 2, MPI_DOUBLE, MPI_MAX, context.comm());
+  MPI_Allreduce(MPI_IN_PLACE, wall.data(), 1, MPI_DOUBLE, MPI_MAX, context.comm());
+
+  const double seconds = wall[0];
+  const long long cells = decomp.global.total_cells();
+  const double per_step = local.steps > 0 ? seconds / static_cast<double>(local.steps) : 0;
+  const double updates = seconds > 0 ? static_cast<double>(cells) * static_cast<double>(local.steps) / seconds : 0;
+  PhaseTimers::Seconds mean{};
+  for (int p = 0; p < phases; ++p) mean[p] = sums[p] / ranks;
+  auto share = [&](double s) { return seconds > 0 ? s / seconds : 0.0; };
+  const double mean_compute = sums[phases] / ranks;
+  const double imbalance = share(maxima[phases] - mean_compute);
+
+  ScalingFacts facts;
+  facts.ranks = ranks;
+  facts.dimensions = decomp.global.dim;
+  facts.local_cells = decomp.local_cells;
+  facts.halo_share = share(phase(mean, Phase::halo));
+  facts.reduction_share = share(phase(mean, Phase::reduction));
+  facts.poisson_share = share(phase(mean, Phase::poisson));
+  facts.imbalance = imbalance;
+  // The largest block decides the verdict's grid: take it from the rank with the most cells.
+  struct {
+    double cells;
+    int rank;
+  } mine{static_cast<double>(decomp.local_cell_count()), context.rank()};
+  MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE_INT, MPI_MAXLOC, context.comm());
+  MPI_Bcast(facts.local_cells.data(), 3, MPI_INT, mine.rank, context.comm());
+  const std::string verdict = scaling_verdict(facts);
+  const double communication = facts.halo_share + facts.reduction_share;
+
+  RunSummary summary;
+  io::JsonObject phase_seconds, phase_share;
+  for (int p = 0; p < phases; ++p) {
+    const std::string name(phase_name(static_cast<Phase>(p)));
+    phase_seconds.set(name, mean[p]);
+    phase_share.set(name, share(mean[p]));
+  }
+  summary.json.set("case", local.case_name)
+      .set("ranks", ranks)
+      .set("cells", cells)
+      .set("local_cells_max", static_cast<long long>(maxima[phases + 1]))
+      .set("steps", local.steps)
+      .set("wall_seconds", seconds)
+      .set("seconds_per_step", per_step)
+      .set("cell_updates_per_second", updates)
+      .set("cell_updates_per_second_per_rank", updates / ranks)
+      .set("phase_seconds", phase_seconds)
+      .set("phase_share", phase_share)
+      .set("communication_share", communication)
+      .set("imbalance", imbalance)
+      .set("halo_backend", local.halo_backend)
+      .set("reduction_backend", local.reduction_backend)
+      .set("poisson_solver", local.poisson_solver)
+      .set("device", device_text())
+      .set("stop_reason", local.stop_reason)
+      .set("final_time", local.final_time)
+      .set("final_step", local.final_step)
+      .set("scaling_verdict", verdict);
+
+  std::string& text = summary.text;
+  text += line("run summary: %lld steps in %.3f s, %.3f ms/step, %.3e cell updates/s (%.3e per rank)\n", local.steps,
+               seconds, 1e3 * per_step, updates, updates / ranks);
+  double timed = 0;
+  for (int p = 0; p < phases; ++p) {
+    timed += mean[p];
+    text += line("  %-11s %9.3f s  %5.1f %%\n", std::string(phase_name(static_cast<Phase>(p))).c_str(), mean[p],
+                 100 * share(mean[p]));
+  }
+  text += line("  %-11s %9.3f s  %5.1f %%\n", "untimed", std::max(0.0, seconds - timed),
+               100 * share(std::max(0.0, seconds - timed)));
+  if (ranks > 1) {
+    text +=
+        line("  communication (halo + reductions, waiting included) %.1f %%; waiting for the slowest rank %.1f %%\n",
+             100 * communication, 100 * imbalance);
+    text += "  scaling: " + verdict + "\n";
+  }
+  return summary;
+}
+
+}  // namespace eddy::time

@@ -1,0 +1,39 @@
+#pragma once
+// The end-of-run summary: where the time went, throughput, and (with several ranks) a verdict on scaling. Printed
+// on rank 0 and written as summary.json (keys read by scripts/scaling.py and postprocess/report.py):
+//   case, ranks, cells, local_cells_max, steps, wall_seconds, seconds_per_step, cell_updates_per_second,
+//   cell_updates_per_second_per_rank, phase_seconds{}, phase_share{}, communication_share, halo_backend,
+//   reduction_backend, device, poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict.
+// Phase seconds are the mean over ranks; wall_seconds is the slowest rank's. communication_share is the velocity
+// halo exchange plus the reductions of the diagnostics, waiting for other ranks included; the pressure solver's own
+// communication is part of the poisson phase.
+#include "core/phase_timers.hpp"
+#include "grid/decomposition.hpp"
+#include "io/json.hpp"
+#include "parallel/context.hpp"
+
+#include <string>
+
+namespace eddy::time {
+
+/// What one rank measured over the run, and how the run was set up.
+struct RunMeasurements {
+  std::string case_name;
+  long long steps = 0;  ///< steps taken by this invocation (a restart counts from its checkpoint)
+  double wall_seconds = 0;
+  PhaseTimers::Seconds phase_seconds{};
+  std::string halo_backend, reduction_backend, poisson_solver, stop_reason;
+  double final_time = 0;
+  long long final_step = 0;
+};
+
+/// The summary, the same on every rank.
+struct RunSummary {
+  io::JsonObject json;
+  std::string text;  ///< the console block
+};
+
+/// Combines the measurements of every rank (collective) into the summary.
+RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition& decomp, parallel::Context& context);
+
+}  // namespace eddy::time

@@ -1,0 +1,63 @@
+#include "time/scaling_verdict.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace eddy::time {
+namespace {
+
+std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(100 * share))) + "%"; }
+
+std::string block_text(const ScalingFacts& f) {
+  std::string text = std::to_string(f.local_cells[0]) + "x" + std::to_string(f.local_cells[1]);
+  if (f.dimensions == 3) text += "x" + std::to_string(f.local_cells[2]);
+  return text;
+}
+
+// Ghost cells exchanged per owned cell of the block (one layer on each side of each axis).
+double surface_to_volume(const ScalingFacts& f) {
+  double ratio = 0;
+  for (int a = 0; a < f.dimensions; ++a) ratio += 2.0 / f.local_cells[a];
+  return ratio;
+}
+
+// The verdict on the velocity halo, reductions and balance (the costs outside the pressure solve).
+std::string main_verdict(const ScalingFacts& f) {
+  const std::string ranks = std::to_string(f.ranks) + " ranks";
+  const std::string block = "the local grid (" + block_text(f) + ")";
+  const double communication = f.halo_share + f.reduction_share;
+  if (f.halo_share >= halo_share_too_high) {
+    char ratio[64];
+    std::snprintf(ratio, sizeof(ratio), "%.0f ghost cells per 100 owned", 100 * surface_to_volume(f));
+    return "halo exchange is " + percent(f.halo_share) + " of the step: " + block + " is too small for " + ranks +
+           " (" + ratio + "); use fewer ranks or a larger grid.";
+  }
+  if (f.reduction_share >= reduction_share_too_high) {
+    return "global reductions are " + percent(f.reduction_share) + " of the step: with " + block +
+           " each step is too short to hide the latency of " + ranks + "; use fewer ranks or a larger grid.";
+  }
+  if (f.imbalance >= imbalance_too_high) {
+    return "the ranks are unevenly loaded: " + percent(f.imbalance) +
+           " of the step is spent waiting for the slowest rank; choose cells divisible by the process grid.";
+  }
+  if (communication < 0.1) {
+    return "communication (halo + reductions) is " + percent(communication) + " of the step: " + block + " keeps " +
+           ranks + " busy; this run scales well.";
+  }
+  return "communication (halo + reductions) is " + percent(communication) + " of the step: " + ranks +
+         " are used acceptably; a larger local grid than " + block_text(f) + " would scale better.";
+}
+
+}  // namespace
+
+std::string scaling_verdict(const ScalingFacts& f) {
+  if (f.ranks <= 1) return "";
+  std::string verdict = main_verdict(f);
+  if (f.poisson_share >= poisson_share_dominant) {
+    verdict += " The pressure solve is " + percent(f.poisson_share) +
+               " of the step (its own halo exchanges and reductions included): its scaling decides the run's.";
+  }
+  return verdict;
+}
+
+}  // namespace eddy::time

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `eddy run` as a user runs it: the run folder, refusal to overwrite, stop by signal or STOP
+file and restart with the printed command, divergence, a truncated checkpoint, and the postprocess scripts on real
+output. Usage: check_run.py CHECK --eddy EDDY --mpiexec "mpirun -np" --work DIR  (CHECK: see CHECKS below)."""
+import argparse
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+POSTPROCESS = HERE.parent.parent / "postprocess"
+# A small cavity: 16 x 16 cells, a few dozen steps.
+SMALL = ["--set", "domain.cells=[16,16]", "--set", "output.log_interval=5", "--set", "pressure.rtol=1e-10"]
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message, flush=True)
+
+
+def launch(ranks):
+    """The command prefix for `ranks` ranks; one rank runs eddy directly, so signals reach it unchanged."""
+    return [] if ranks == 1 else shlex.split(ARGS.mpiexec) + [str(ranks)]
+
+
+def eddy(args, ranks=1, **kwargs):
+    command = launch(ranks) + [ARGS.eddy, "run"] + args
+    print("$", shlex.join(command), flush=True)
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+
+
+def show(result):
+    print(result.stdout[-3000:] + result.stderr[-3000:], flush=True)
+
+
+def digest(folder):
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(Path(folder).rglob("*")) if p.is_file()}
+
+
+def check_outputs(work):
+    """A small run writes fields, XDMF, telemetry, summary and checkpoints; a second run into it is refused."""
+    run = work / "cavity"
+    args = SMALL + ["--set", f"output.directory={run}", "--set", "time.max_steps=12", "--set",
+                    "output.interval_steps=4", "--set", "output.checkpoint_interval_steps=6"]
+    result = eddy(args, ranks=2)
+    show(result)
+    check(result.returncode == 0, f"run exit {result.returncode}")
+    for name in ["deck.yaml", "fields.xmf", "telemetry.csv", "summary.json", "fields_000000.h5", "fields_000004.h5",
+                 "fields_000012.h5", "checkpoints/checkpoint_000006.h5", "checkpoints/checkpoint_000012.h5"]:
+        check((run / name).is_file(), f"missing {name}")
+    rows = (run / "telemetry.csv").read_text().splitlines()
+    check(len(rows) == 13 and rows[0].startswith("step,time,dt"), f"telemetry rows {len(rows)}")
+    summary = json.loads((run / "summary.json").read_text())
+    for key in ["case", "ranks", "cells", "local_cells_max", "steps", "wall_seconds", "seconds_per_step",
+                "cell_updates_per_second", "cell_updates_per_second_per_rank", "phase_seconds", "phase_share",
+                "communication_share", "halo_backend", "reduction_backend", "device"]:
+        check(key in summary, f"summary.json lacks {key}")
+    check(summary.get("ranks") == 2 and summary.get("cells") == 256 and summary.get("steps") == 12,
+          f"summary ranks/cells/steps {summary.get('ranks')} {summary.get('cells')} {summary.get('steps')}")
+    check(summary.get("local_cells_max") == 128, f"local_cells_max {summary.get('local_cells_max')}")
+    check(abs(sum(summary["phase_share"].values()) - 1) < 0.2, f"phase shares {summary['phase_share']}")
+    check("scaling:" in result.stdout, "no scaling verdict printed with 2 ranks")
+    before = digest(run)
+    again = eddy(args, ranks=2)
+    show(again)
+    check(again.returncode != 0, "a second run into the same folder was not refused")
+    check("already holds results of an earlier run" in again.stderr, "refusal message")
+    check(digest(run) == before, "the refused run changed the earlier results")
+
+
+def stop_and_restart(work, name, ranks, stop):
+    """Starts a long run, stops it with `stop`, checks exit 75 and the restart hint, runs the printed command."""
+    run = work / name
+    args = SMALL + ["--set", f"output.directory={run}", "--set", "time.end_time=0.25", "--set", "time.dt=0.005"]
+    command = launch(ranks) + [ARGS.eddy, "run"] + args
+    print("$", shlex.join(command), flush=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    telemetry = run / "telemetry.csv"
+    deadline = time.time() + 120
+    while time.time() < deadline and (not telemetry.is_file() or len(telemetry.read_text().splitlines()) < 4):
+        time.sleep(0.05)
+    stop(process, run)
+    out, err = process.communicate(timeout=120)
+    print(out[-2000:], err[-2000:], flush=True)
+    check(process.returncode == 75, f"{name}: stopped run exit {process.returncode} (expected 75)")
+    hint = [line for line in out.splitlines() if "--restart latest" in line]
+    check(len(hint) == 1, f"{name}: no restart hint")
+    if not hint:
+        return
+    resume = hint[0].split("Continue with: ")[1].split()
+    check(resume[:2] == ["eddy", "run"], f"{name}: hint {resume}")
+    checkpoints = sorted((run / "checkpoints").glob("checkpoint_*.h5"))
+    check(len(checkpoints) >= 1, f"{name}: no checkpoint written on stop")
+    stopped_step = int(checkpoints[-1].stem.split("_")[1])
+    check(0 < stopped_step < 50, f"{name}: stopped at step {stopped_step}")
+    result = subprocess.run(launch(ranks) + [ARGS.eddy] + resume[1:], capture_output=True, text=True, timeout=300)
+    show(result)
+    check(result.returncode == 0, f"{name}: restart exit {result.returncode}")
+    summary = json.loads((run / "summary.json").read_text())
+    check(abs(summary["final_time"] - 0.25) < 1e-12, f"{name}: final time {summary['final_time']}")
+    check(summary["final_step"] == 50 and summary["steps"] == 50 - stopped_step,
+          f"{name}: steps {summary['steps']} final {summary['final_step']} after stop at {stopped_step}")
+    steps = [int(line.split(",")[0]) for line in (run / "telemetry.csv").read_text().splitlines()[1:]]
+    check(steps == list(range(1, 51)), f"{name}: telemetry steps are not 1..50 once each")
+
+
+def check_signal(work):
+    """SIGTERM to a single-rank run and SIGUSR1 through mpirun to a two-rank run; a STOP file on two ranks."""
+    stop_and_restart(work, "sigterm", 1, lambda p, run: p.send_signal(signal.SIGTERM))
+    stop_and_restart(work, "sigusr1", 2, lambda p, run: p.send_signal(signal.SIGUSR1))
+    stop_and_restart(work, "stopfile", 2, lambda p, run: (run / "STOP").touch())
+
+
+def check_diverged(work):
+    """A fixed step far above the stability limit: a clear message, exit 3, the last good state on disk."""
+    run = work / "diverged"
+    result = eddy(SMALL + ["--set", f"output.directory={run}", "--set", "time.dt=0.5"],
+                  ranks=2)
+    show(result)
+    check(result.returncode == 3, f"diverged run exit {result.returncode} (expected 3)")
+    message = result.stderr
+    check("eddy: error: the run" in message and "at step" in message, "divergence message names no step")
+    check(any(q in message for q in ("Courant number", "non-finite u", "non-finite v", "non-finite p", "div u")),
+          "divergence message names no quantity")
+    check("last good state (step" in message, "no last good state named")
+    good = [p for p in (run / "checkpoints").glob("checkpoint_*.h5")]
+    check(len(good) == 1, f"last good checkpoint: {good}")
+    summary = json.loads((run / "summary.json").read_text())
+    check(summary["stop_reason"] == "diverged", f"stop_reason {summary['stop_reason']}")
+
+
+def check_truncated(work):
+    """A truncated checkpoint is refused by --restart with a message that names it."""
+    run = work / "truncated"
+    result = eddy(SMALL + ["--set", f"output.directory={run}", "--set", "time.max_steps=3"])
+    check(result.returncode == 0, f"run exit {result.returncode}")
+    checkpoint = run / "checkpoints" / "checkpoint_000003.h5"
+    broken = run / "broken.h5"
+    data = checkpoint.read_bytes()
+    broken.write_bytes(data[: len(data) // 2])
+    again = eddy(SMALL + ["--set", f"output.directory={run}", "--set", "time.max_steps=6", "--restart", str(broken)],
+                 ranks=2)
+    show(again)
+    check(again.returncode not in (0, 75), f"restart from a truncated checkpoint exit {again.returncode}")
+    check("broken.h5" in again.stderr and "eddy: error:" in again.stderr, "message does not name the checkpoint")
+    check("Traceback" not in again.stderr and "HDF5-DIAG" not in again.stderr, "raw library output in the message")
+
+
+def check_postprocess(work):
+    """A real cavity run read by h5py (the io checks' conventions) and by every postprocess script."""
+    import h5py
+    import numpy as np
+    import xml.etree.ElementTree as ET
+    run = work / "postprocess"
+    result = eddy(SMALL + ["--set", f"output.directory={run}", "--set", "time.max_steps=20", "--set",
+                           "output.interval_steps=10"], ranks=2)
+    check(result.returncode == 0, f"run exit {result.returncode}")
+    grids = ET.parse(run / "fields.xmf").getroot().findall("./Domain/Grid/Grid")
+    times = [float(g.find("Time").get("Value")) for g in grids]
+    check(len(times) == 3 and times[0] == 0 and times == sorted(times), f"XDMF times {times}")
+    with h5py.File(run / "fields_000020.h5", "r") as f:
+        check(f.attrs["step"] == 20, "step attribute")
+        check(abs(f.attrs["time"] - times[-1]) < 1e-12, "time attribute vs XDMF")
+        velocity = f["velocity"][...]
+        check(velocity.shape == (1, 16, 16, 3), f"velocity shape {velocity.shape}")
+        check(np.all(np.isfinite(velocity)) and np.all(np.isfinite(f["pressure"][...])), "non-finite output")
+        # The lid drags the top row along (+x), the bottom row barely moves.
+        check(velocity[0, -1, :, 0].mean() > 5 * abs(velocity[0, 0, :, 0]).mean(), "no lid-driven flow")
+    for script, args in [("eddy_read.py", [str(run)]), ("plot_history.py", [str(run)]),
+                         ("plot_fields.py", [str(run)]), ("report.py", [str(run)])]:
+        done = subprocess.run([sys.executable, str(POSTPROCESS / script)] + args, capture_output=True, text=True)
+        check(done.returncode == 0, f"{script}: exit {done.returncode}: {done.stderr[-500:]}")
+    check((run / "history.png").is_file(), "history.png")
+    print("postprocess outputs:", sorted(p.name for p in run.iterdir()), flush=True)
+
+
+CHECKS = {"outputs": check_outputs, "signal": check_signal, "diverged": check_diverged, "truncated": check_truncated,
+          "postprocess": check_postprocess}
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("check", choices=sorted(CHECKS))
+    parser.add_argument("--eddy", required=True)
+    parser.add_argument("--mpiexec", required=True, help="launcher up to the rank count, e.g. 'mpirun -np'")
+    parser.add_argument("--work", required=True, help="scratch folder (emptied first)")
+    ARGS = parser.parse_args()
+    work = Path(ARGS.work) / ARGS.check
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    CHECKS[ARGS.check](work)
+    if failures:
+        sys.exit(f"{len(failures)} check(s) failed")
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()

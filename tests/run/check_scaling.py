@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Runs scripts/scaling.py strong on 1, 2 and 4 ranks with a tiny grid, checks the CSV against the runs' summaries,
+then plots it with postprocess/plot_scaling.py (and checks its one-line errors).
+Usage: check_scaling.py --eddy EDDY --launcher "mpirun -np {n}" --work DIR"""
+import argparse
+import csv
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--eddy", required=True)
+    parser.add_argument("--launcher", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    work = Path(args.work)
+    shutil.rmtree(work, ignore_errors=True)
+    failures = []
+
+    def check(condition, message):
+        if not condition:
+            failures.append(message)
+            print("FAIL:", message, flush=True)
+
+    sweep = work / "strong"
+    command = [sys.executable, str(ROOT / "scripts" / "scaling.py"), "strong", "--deck",
+               str(ROOT / "inputs" / "cavity2d_re100.yaml"), "--ranks", "1", "2", "4", "--cells", "16", "16",
+               "--steps", "3", "--eddy", args.eddy, "--launcher", args.launcher, "--out", str(sweep)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=240)
+    print(result.stdout, result.stderr, flush=True)
+    check(result.returncode == 0, f"scaling.py exit {result.returncode}")
+    if result.returncode == 0:
+        rows = list(csv.DictReader(open(sweep / "scaling.csv")))
+        check([int(r["ranks"]) for r in rows] == [1, 2, 4], f"ranks {[r['ranks'] for r in rows]}")
+        for r in rows:
+            summary = json.loads((sweep / f"np{r['ranks']}" / "summary.json").read_text())
+            check(summary["ranks"] == int(r["ranks"]) and summary["steps"] == 3 and summary["cells"] == 256,
+                  f"np{r['ranks']}: summary ranks/steps/cells {summary['ranks']} {summary['steps']} {summary['cells']}")
+            check(summary["stop_reason"].startswith("step limit"), f"np{r['ranks']}: {summary['stop_reason']}")
+            check(abs(float(r["seconds_per_step"]) - summary["seconds_per_step"]) < 1e-9 * summary["seconds_per_step"],
+                  f"np{r['ranks']}: seconds_per_step")
+            check(abs(sum(float(r[f"share_{p}"]) for p in ["advance", "boundary", "halo", "poisson", "projection",
+                                                           "reduction", "output"]) - 1) < 0.2,
+                  f"np{r['ranks']}: phase shares do not add up")
+        check(float(rows[0]["efficiency"]) == 1.0, "efficiency of the base run")
+        plot = [sys.executable, str(ROOT / "postprocess" / "plot_scaling.py")]
+        done = subprocess.run(plot + [str(sweep)], capture_output=True, text=True)
+        check(done.returncode == 0, f"plot_scaling.py exit {done.returncode}: {done.stderr}")
+        png = sweep / "scaling.png"
+        check(png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "scaling.png")
+    plot = [sys.executable, str(ROOT / "postprocess" / "plot_scaling.py")]
+    check(subprocess.run(plot + ["--help"], capture_output=True).returncode == 0, "plot_scaling.py --help")
+    missing = subprocess.run(plot + [str(work / "nowhere")], capture_output=True, text=True)
+    check(missing.returncode == 1 and missing.stderr.startswith("error: ") and "Traceback" not in missing.stderr,
+          f"missing sweep: {missing.stderr}")
+    if failures:
+        sys.exit(f"{len(failures)} check(s) failed")
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()

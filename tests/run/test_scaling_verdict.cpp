@@ -1,0 +1,66 @@
+// The scaling verdict names the main cost of a multi-rank run in plain words, with the numbers that back it.
+#include "time/scaling_verdict.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using eddy::time::scaling_verdict;
+using eddy::time::ScalingFacts;
+
+ScalingFacts facts(double halo, double reduction, double poisson, double imbalance) {
+  ScalingFacts f;
+  f.ranks = 4;
+  f.dimensions = 2;
+  f.local_cells = {32, 32, 1};
+  f.halo_share = halo;
+  f.reduction_share = reduction;
+  f.poisson_share = poisson;
+  f.imbalance = imbalance;
+  return f;
+}
+
+TEST(ScalingVerdict, OneRankHasNone) {
+  ScalingFacts f = facts(0.5, 0.5, 0, 0.5);
+  f.ranks = 1;
+  EXPECT_EQ(scaling_verdict(f), "");
+}
+
+TEST(ScalingVerdict, HaloBoundRunBlamesTheLocalGrid) {
+  ScalingFacts f = facts(0.31, 0.02, 0.3, 0);
+  f.local_cells = {32, 20, 1};
+  const std::string v = scaling_verdict(f);
+  EXPECT_NE(v.find("halo exchange is 31% of the step"), std::string::npos) << v;
+  EXPECT_NE(v.find("the local grid (32x20) is too small for 4 ranks"), std::string::npos) << v;
+  EXPECT_NE(v.find("16 ghost cells per 100 owned"), std::string::npos) << v;  // 2/32 + 2/20
+}
+
+TEST(ScalingVerdict, ReductionBoundRunIsLatencyBound) {
+  const std::string v = scaling_verdict(facts(0.05, 0.2, 0.3, 0));
+  EXPECT_NE(v.find("global reductions are 20% of the step"), std::string::npos) << v;
+  EXPECT_NE(v.find("latency"), std::string::npos) << v;
+}
+
+TEST(ScalingVerdict, ImbalanceIsNamedWhenCommunicationIsCheap) {
+  const std::string v = scaling_verdict(facts(0.02, 0.01, 0.3, 0.12));
+  EXPECT_NE(v.find("unevenly loaded: 12% of the step is spent waiting"), std::string::npos) << v;
+}
+
+TEST(ScalingVerdict, CheapCommunicationScalesWell) {
+  ScalingFacts f = facts(0.03, 0.02, 0.3, 0.01);
+  f.dimensions = 3;
+  f.local_cells = {64, 64, 32};
+  const std::string v = scaling_verdict(f);
+  EXPECT_NE(v.find("communication (halo + reductions) is 5% of the step"), std::string::npos) << v;
+  EXPECT_NE(v.find("(64x64x32)"), std::string::npos) << v;
+  EXPECT_NE(v.find("scales well"), std::string::npos) << v;
+  EXPECT_EQ(v.find("pressure solve"), std::string::npos) << v;
+}
+
+TEST(ScalingVerdict, DominantPressureSolveIsPointedOut) {
+  const std::string v = scaling_verdict(facts(0.05, 0.1, 0.8, 0));
+  EXPECT_NE(v.find("is 15% of the step"), std::string::npos) << v;
+  EXPECT_NE(v.find("The pressure solve is 80% of the step"), std::string::npos) << v;
+}
+
+}  // namespace
