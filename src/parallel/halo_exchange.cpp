@@ -13,10 +13,13 @@ namespace {
 constexpr int max_segments = 26;
 
 // The segments as one kernel sees them: segment s covers flat indices [start[s], start[s + 1]), laid out
-// [field][point], points x fastest over the box that starts at lo[3 s ..] with extents dims[3 s ..].
+// [field][point], points x fastest over the box that starts at lo[3 s ..] with extents dims[3 s ..]. Index arithmetic
+// is 32-bit (a rank's ghost shell stays far below 2^31 points) and the wrap onto an unsplit periodic axis is a
+// conditional shift: 64-bit divisions and modulos made the pack of a 64^2 2D exchange cost half a millisecond.
 struct SegmentTable {
   int count = 0;
-  Kokkos::Array<long long, max_segments + 1> start;
+  Kokkos::Array<int, max_segments + 1> start;
+  Kokkos::Array<int, max_segments> points;  // points of one field in the segment
   Kokkos::Array<int, 3 * max_segments> lo, dims;
   Kokkos::Array<bool, max_segments> local;  // copied inside the field instead of packed into the buffer
 };
@@ -25,12 +28,12 @@ struct SegmentTable {
 struct FieldAccess {
   Kokkos::Array<Real*, HaloExchange::max_fields> data;
   int count = 0;
-  long long stride_y = 0, stride_z = 0;
+  int stride_y = 0, stride_z = 0;
   int ghost = 0;
   Kokkos::Array<int, 3> cells;
 };
 
-KOKKOS_INLINE_FUNCTION int find_segment(const SegmentTable& table, long long idx) {
+KOKKOS_INLINE_FUNCTION int find_segment(const SegmentTable& table, int idx) {
   int s = 0;
   while (idx >= table.start[s + 1]) ++s;
   return s;
@@ -39,22 +42,23 @@ KOKKOS_INLINE_FUNCTION int find_segment(const SegmentTable& table, long long idx
 // View index of the owned cell that view index i mirrors along an axis of n owned cells wrapping onto itself; the
 // identity on owned cells.
 KOKKOS_INLINE_FUNCTION int wrap_to_owned(int i, int ghost, int n) {
-  const int r = (i - ghost) % n;
-  return ghost + (r < 0 ? r + n : r);
+  while (i < ghost) i += n;
+  while (i >= ghost + n) i -= n;
+  return i;
 }
 
 // Decodes flat index `idx` into its segment, field and view indices (box point, before wrap).
-KOKKOS_INLINE_FUNCTION void decode(const SegmentTable& table, long long idx, int& s, int& field, int p[3]) {
+KOKKOS_INLINE_FUNCTION void decode(const SegmentTable& table, int idx, int& s, int& field, int p[3]) {
   s = find_segment(table, idx);
   const int* dims = &table.dims[3 * s];
-  const long long points = static_cast<long long>(dims[0]) * dims[1] * dims[2];
-  const long long rest = idx - table.start[s];
-  field = static_cast<int>(rest / points);
-  long long q = rest - field * points;
-  p[0] = table.lo[3 * s] + static_cast<int>(q % dims[0]);
-  q /= dims[0];
-  p[1] = table.lo[3 * s + 1] + static_cast<int>(q % dims[1]);
-  p[2] = table.lo[3 * s + 2] + static_cast<int>(q / dims[1]);
+  const int rest = idx - table.start[s];
+  field = rest / table.points[s];
+  int q = rest - field * table.points[s];
+  const int qy = q / dims[0];
+  p[0] = table.lo[3 * s] + (q - qy * dims[0]);
+  const int qz = qy / dims[1];
+  p[1] = table.lo[3 * s + 1] + (qy - qz * dims[1]);
+  p[2] = table.lo[3 * s + 2] + qz;
 }
 
 SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int fields, bool send_side) {
@@ -69,8 +73,10 @@ SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int
       t.dims[3 * s + a] = seg.dims[a];
     }
     t.local[s] = seg.local;
-    t.start[s + 1] = t.start[s] + seg.points() * fields;
+    t.points[s] = static_cast<int>(seg.points());
+    t.start[s + 1] = t.start[s] + t.points[s] * fields;
   }
+  for (int s = count; s < max_segments; ++s) t.points[s] = 1;
   for (int s = count + 1; s <= max_segments; ++s) t.start[s] = t.start[count];
   return t;
 }
@@ -78,17 +84,16 @@ SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int
 // One kernel for all fields and segments: remote segments are packed into `send` (same flat layout), local ones are
 // copied from the owned cells they mirror straight into the ghosts.
 void pack(const FieldAccess f, const SegmentTable table, Buffer send) {
-  const long long total = table.start[table.count];
+  const int total = table.start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, total),
-      KOKKOS_LAMBDA(long long idx) {
+      "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, total), KOKKOS_LAMBDA(int idx) {
         int s, field, p[3];
         decode(table, idx, s, field, p);
         Real* data = f.data[field];
-        const long long source = wrap_to_owned(p[0], f.ghost, f.cells[0]) +
-                                 f.stride_y * wrap_to_owned(p[1], f.ghost, f.cells[1]) +
-                                 f.stride_z * wrap_to_owned(p[2], f.ghost, f.cells[2]);
+        const int source = wrap_to_owned(p[0], f.ghost, f.cells[0]) +
+                           f.stride_y * wrap_to_owned(p[1], f.ghost, f.cells[1]) +
+                           f.stride_z * wrap_to_owned(p[2], f.ghost, f.cells[2]);
         if (table.local[s]) {
           data[p[0] + f.stride_y * p[1] + f.stride_z * p[2]] = data[source];
         } else {
@@ -99,11 +104,10 @@ void pack(const FieldAccess f, const SegmentTable table, Buffer send) {
 
 // One kernel for all fields and remote segments: ghosts filled from `recv`.
 void unpack(const FieldAccess f, const SegmentTable table, Buffer recv) {
-  const long long total = table.start[table.count];
+  const int total = table.start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, total),
-      KOKKOS_LAMBDA(long long idx) {
+      "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, total), KOKKOS_LAMBDA(int idx) {
         int s, field, p[3];
         decode(table, idx, s, field, p);
         f.data[field][p[0] + f.stride_y * p[1] + f.stride_z * p[2]] = recv(idx);
@@ -114,8 +118,8 @@ FieldAccess field_access(const std::vector<Field>& fields, const fields::LocalSh
   FieldAccess f{};
   f.count = static_cast<int>(fields.size());
   for (int i = 0; i < f.count; ++i) f.data[i] = fields[i].data();
-  f.stride_y = static_cast<long long>(fields[0].stride(1));
-  f.stride_z = static_cast<long long>(fields[0].stride(2));
+  f.stride_y = static_cast<int>(fields[0].stride(1));
+  f.stride_z = static_cast<int>(fields[0].stride(2));
   f.ghost = shape.ghost;
   for (int a = 0; a < 3; ++a) f.cells[a] = shape.cells[a];
   return f;
