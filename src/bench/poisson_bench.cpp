@@ -1,5 +1,6 @@
 // `eddy bench poisson`: one multigrid V-cycle, and a full solve to 1e-10 relative residual from zero, on a random
-// mean-free right-hand side over n^3 cells with Neumann faces (the pressure problem of a closed box).
+// mean-free right-hand side over n^3 cells (n^2 with --dim 2) with Neumann faces (the pressure problem of a closed
+// box).
 #include "bench/bench_options.hpp"
 #include "bench/poisson_benchmarks.hpp"
 #include "parallel/reducer.hpp"
@@ -24,17 +25,21 @@ config::PoissonSolverType solver_type(const std::string& name) {
 int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& context) {
   const auto options = parse_options(args);
   const int n = int_option(options, "n", 128);
+  const int dim = int_option(options, "dim", 3);
+  require(dim == 2 || dim == 3, "bench poisson: --dim must be 2 or 3");
   const int reps = std::max(20, int_option(options, "reps", 20));
   const int solves = std::max(1, int_option(options, "solves", 5));
   const std::string solver_name = options.count("solver") ? options.at("solver") : "multigrid";
   parallel::Reducer reducer(context, config::CommBackend::automatic);
 
-  grid::GlobalGrid global{3, {n, n, n}, {1, 1, 1}, {0, 0, 0}, {false, false, false}};
+  const int nz = dim == 2 ? 1 : n;
+  grid::GlobalGrid global{dim, {n, n, nz}, {1, 1, 1}, {0, 0, 0}, {false, false, dim == 2}};
   solver::PoissonProblem problem;
   problem.decomp = grid::decompose(global, context.comm());
   problem.shape = fields::local_shape(problem.decomp, 1);
-  problem.spacing = {1.0 / n, 1.0 / n, 1.0 / n};
+  problem.spacing = {1.0 / n, 1.0 / n, 1.0 / nz};
   problem.faces.fill(solver::PressureBoundary::neumann);
+  if (dim == 2) problem.faces[4] = problem.faces[5] = solver::PressureBoundary::periodic;
   const solver::PoissonLevel level{problem.decomp, problem.shape, problem.spacing, problem.faces};
 
   Field rhs = fields::make_field("bench::rhs", problem.shape), phi = fields::make_field("bench::phi", problem.shape);
@@ -77,8 +82,8 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   const double unknowns = static_cast<double>(global.total_cells());
 
   if (context.rank() == 0) {
-    std::printf("poisson benchmark: %d^3 cells, Neumann faces, %d rank(s), %d multigrid levels\n", n, context.size(),
-                multigrid.level_count());
+    std::printf("poisson benchmark: %d^%d cells, Neumann faces, %d rank(s), %d multigrid levels\n", n, dim,
+                context.size(), multigrid.level_count());
     std::printf("%-36s %14s\n", "quantity", "value");
     std::printf("%-36s %14.4f\n", "V-cycle time [ms] (median)", 1e3 * cycle_time);
     std::printf("%-36s %14.3e\n", "V-cycle cells/s", unknowns / cycle_time);

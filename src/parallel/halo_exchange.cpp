@@ -5,6 +5,7 @@
 #include "parallel/nccl_check.hpp"
 #include "parallel/reducer.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace eddy::parallel {
@@ -12,11 +13,23 @@ namespace {
 
 constexpr int max_segments = 26;
 
-// The segments as one kernel sees them: segment s covers flat indices [start[s], start[s + 1]), laid out
-// [field][point], points x fastest over the box that starts at lo[3 s ..] with extents dims[3 s ..].
+// Consecutive x points one work item handles: one on GPUs (coalesced, many threads), whole rows on CPUs (the index
+// decoding, with its divisions, is paid once per row instead of once per point).
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+constexpr int row_chunk = 1;
+#else
+constexpr int row_chunk = 1 << 30;
+#endif
+
+// The segments as one kernel sees them. In the buffers, segment s covers [start[s], start[s + 1]), laid out
+// [field][point], points x fastest over the box that starts at lo[3 s ..] with extents dims[3 s ..]. The kernels run
+// over work items: segment s owns items [item_start[s], item_start[s + 1]), one per chunk of a row of one field.
+// Index arithmetic is 32-bit (a rank's ghost shell stays far below 2^31 points) and the wrap onto an unsplit
+// periodic axis is a conditional shift.
 struct SegmentTable {
   int count = 0;
-  Kokkos::Array<long long, max_segments + 1> start;
+  Kokkos::Array<int, max_segments + 1> start, item_start;
+  Kokkos::Array<int, max_segments> points, chunks;  // points of one field; chunks per row
   Kokkos::Array<int, 3 * max_segments> lo, dims;
   Kokkos::Array<bool, max_segments> local;  // copied inside the field instead of packed into the buffer
 };
@@ -25,42 +38,53 @@ struct SegmentTable {
 struct FieldAccess {
   Kokkos::Array<Real*, HaloExchange::max_fields> data;
   int count = 0;
-  long long stride_y = 0, stride_z = 0;
+  int stride_y = 0, stride_z = 0;
   int ghost = 0;
   Kokkos::Array<int, 3> cells;
 };
 
-KOKKOS_INLINE_FUNCTION int find_segment(const SegmentTable& table, long long idx) {
-  int s = 0;
-  while (idx >= table.start[s + 1]) ++s;
-  return s;
-}
-
 // View index of the owned cell that view index i mirrors along an axis of n owned cells wrapping onto itself; the
 // identity on owned cells.
 KOKKOS_INLINE_FUNCTION int wrap_to_owned(int i, int ghost, int n) {
-  const int r = (i - ghost) % n;
-  return ghost + (r < 0 ? r + n : r);
+  while (i < ghost) i += n;
+  while (i >= ghost + n) i -= n;
+  return i;
 }
 
-// Decodes flat index `idx` into its segment, field and view indices (box point, before wrap).
-KOKKOS_INLINE_FUNCTION void decode(const SegmentTable& table, long long idx, int& s, int& field, int p[3]) {
-  s = find_segment(table, idx);
+// One work item: a run of x points [x_begin, x_end) of a row of one field in one segment.
+struct RowChunk {
+  int segment, field, x_begin, x_end;
+  int y, z;    // view indices of the row (before wrap)
+  int buffer;  // buffer index of the point at x_begin
+};
+
+KOKKOS_INLINE_FUNCTION RowChunk decode(const SegmentTable& table, int idx) {
+  RowChunk r;
+  int s = 0;
+  while (idx >= table.item_start[s + 1]) ++s;
+  r.segment = s;
   const int* dims = &table.dims[3 * s];
-  const long long points = static_cast<long long>(dims[0]) * dims[1] * dims[2];
-  const long long rest = idx - table.start[s];
-  field = static_cast<int>(rest / points);
-  long long q = rest - field * points;
-  p[0] = table.lo[3 * s] + static_cast<int>(q % dims[0]);
-  q /= dims[0];
-  p[1] = table.lo[3 * s + 1] + static_cast<int>(q % dims[1]);
-  p[2] = table.lo[3 * s + 2] + static_cast<int>(q / dims[1]);
+  int rest = idx - table.item_start[s];
+  const int row = rest / table.chunks[s];
+  const int chunk = rest - row * table.chunks[s];
+  const int plane = row / dims[1];
+  const int y = row - plane * dims[1];
+  r.field = plane / dims[2];
+  const int z = plane - r.field * dims[2];
+  const int x0 = chunk * (dims[0] < row_chunk ? dims[0] : row_chunk);
+  const int x1 = x0 + (dims[0] < row_chunk ? dims[0] : row_chunk);
+  r.x_begin = table.lo[3 * s] + x0;
+  r.x_end = table.lo[3 * s] + (x1 < dims[0] ? x1 : dims[0]);
+  r.y = table.lo[3 * s + 1] + y;
+  r.z = table.lo[3 * s + 2] + z;
+  r.buffer = table.start[s] + r.field * table.points[s] + (z * dims[1] + y) * dims[0] + x0;
+  return r;
 }
 
 SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int fields, bool send_side) {
   SegmentTable t{};
   t.count = count;
-  t.start[0] = 0;
+  t.start[0] = t.item_start[0] = 0;
   for (int s = 0; s < count; ++s) {
     const auto& seg = segments[s];
     const Int3& lo = send_side && !seg.local ? seg.send_lo : seg.recv_lo;
@@ -69,44 +93,50 @@ SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int
       t.dims[3 * s + a] = seg.dims[a];
     }
     t.local[s] = seg.local;
-    t.start[s + 1] = t.start[s] + seg.points() * fields;
+    t.points[s] = static_cast<int>(seg.points());
+    const int chunk = std::min(seg.dims[0], row_chunk);
+    t.chunks[s] = (seg.dims[0] + chunk - 1) / chunk;
+    t.start[s + 1] = t.start[s] + t.points[s] * fields;
+    t.item_start[s + 1] = t.item_start[s] + t.chunks[s] * seg.dims[1] * seg.dims[2] * fields;
   }
-  for (int s = count + 1; s <= max_segments; ++s) t.start[s] = t.start[count];
+  for (int s = count; s < max_segments; ++s) t.points[s] = t.chunks[s] = 1;
+  for (int s = count + 1; s <= max_segments; ++s) t.start[s] = t.start[count], t.item_start[s] = t.item_start[count];
   return t;
 }
 
 // One kernel for all fields and segments: remote segments are packed into `send` (same flat layout), local ones are
 // copied from the owned cells they mirror straight into the ghosts.
 void pack(const FieldAccess f, const SegmentTable table, Buffer send) {
-  const long long total = table.start[table.count];
+  const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, total),
-      KOKKOS_LAMBDA(long long idx) {
-        int s, field, p[3];
-        decode(table, idx, s, field, p);
-        Real* data = f.data[field];
-        const long long source = wrap_to_owned(p[0], f.ghost, f.cells[0]) +
-                                 f.stride_y * wrap_to_owned(p[1], f.ghost, f.cells[1]) +
-                                 f.stride_z * wrap_to_owned(p[2], f.ghost, f.cells[2]);
-        if (table.local[s]) {
-          data[p[0] + f.stride_y * p[1] + f.stride_z * p[2]] = data[source];
+      "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, total), KOKKOS_LAMBDA(int idx) {
+        const RowChunk r = decode(table, idx);
+        Real* data = f.data[r.field];
+        const int row_source =
+            f.stride_y * wrap_to_owned(r.y, f.ghost, f.cells[1]) + f.stride_z * wrap_to_owned(r.z, f.ghost, f.cells[2]);
+        if (table.local[r.segment]) {
+          const int row_target = f.stride_y * r.y + f.stride_z * r.z;
+          for (int x = r.x_begin; x < r.x_end; ++x) {
+            data[x + row_target] = data[wrap_to_owned(x, f.ghost, f.cells[0]) + row_source];
+          }
         } else {
-          send(idx) = data[source];
+          for (int x = r.x_begin; x < r.x_end; ++x) {
+            send(r.buffer + x - r.x_begin) = data[wrap_to_owned(x, f.ghost, f.cells[0]) + row_source];
+          }
         }
       });
 }
 
 // One kernel for all fields and remote segments: ghosts filled from `recv`.
 void unpack(const FieldAccess f, const SegmentTable table, Buffer recv) {
-  const long long total = table.start[table.count];
+  const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, total),
-      KOKKOS_LAMBDA(long long idx) {
-        int s, field, p[3];
-        decode(table, idx, s, field, p);
-        f.data[field][p[0] + f.stride_y * p[1] + f.stride_z * p[2]] = recv(idx);
+      "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, total), KOKKOS_LAMBDA(int idx) {
+        const RowChunk r = decode(table, idx);
+        Real* data = f.data[r.field] + f.stride_y * r.y + f.stride_z * r.z;
+        for (int x = r.x_begin; x < r.x_end; ++x) data[x] = recv(r.buffer + x - r.x_begin);
       });
 }
 
@@ -114,8 +144,8 @@ FieldAccess field_access(const std::vector<Field>& fields, const fields::LocalSh
   FieldAccess f{};
   f.count = static_cast<int>(fields.size());
   for (int i = 0; i < f.count; ++i) f.data[i] = fields[i].data();
-  f.stride_y = static_cast<long long>(fields[0].stride(1));
-  f.stride_z = static_cast<long long>(fields[0].stride(2));
+  f.stride_y = static_cast<int>(fields[0].stride(1));
+  f.stride_z = static_cast<int>(fields[0].stride(2));
   f.ghost = shape.ghost;
   for (int a = 0; a < 3; ++a) f.cells[a] = shape.cells[a];
   return f;

@@ -27,8 +27,10 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   while (true) {
     Level level;
     level.geometry = geometry;
-    level.ghosts = std::make_unique<GhostFiller>(context, geometry, halo_backend);
-    level.factor = coarsening_factor(geometry);
+    level.ghosts = std::make_unique<GhostFiller>(context, geometry, halo_backend, true);
+    level.factor = geometry.global_cells() <= dense_bottom_cells && DenseCoarseSolver::fits(geometry)
+                       ? Int3{1, 1, 1}
+                       : coarsening_factor(geometry);
     const bool top_level = levels_.empty();
     if (!top_level) {
       level.x = fields::make_field("mg::x", geometry.shape);
@@ -41,7 +43,12 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
     geometry = coarsen(geometry, factor);
   }
   levels_.back().factor = {1, 1, 1};
-  bottom_ = std::make_unique<ConjugateGradient>(levels_.back().geometry, context, reducer, halo_backend, false);
+  const auto& bottom = levels_.back().geometry;
+  if (DenseCoarseSolver::fits(bottom)) {
+    dense_bottom_ = std::make_unique<DenseCoarseSolver>(bottom, context);
+  } else {
+    bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_backend, false);
+  }
 }
 
 void Multigrid::cycle(Field x, Field b) {
@@ -56,8 +63,13 @@ void Multigrid::apply(Field z, Field r) {
 
 void Multigrid::visit(int l, Field x, Field b, config::CycleType type) {
   if (l + 1 == level_count()) {
-    StopCriteria stop{bottom_rtol, 0, bottom_max_iterations, 1};
-    bottom_->solve(x, b, stop);
+    if (dense_bottom_) {
+      dense_bottom_->solve(x, b);
+      levels_[l].ghosts->fill(x);
+    } else {
+      StopCriteria stop{bottom_rtol, 0, bottom_max_iterations, 1};
+      bottom_->solve(x, b, stop);
+    }
     return;
   }
   auto& fine = levels_[l];
@@ -79,7 +91,11 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type) {
       break;
   }
   prolong_add(x, coarse.x, fine.geometry, coarse.geometry, fine.factor);
-  fine.ghosts->fill(x);
+  if (config_.smoother == config::SmootherType::jacobi || config_.post_smooth == 0) {
+    fine.ghosts->fill(x);
+  } else {
+    fine.ghosts->exchange(x);
+  }
   smooth(l, x, b, config_.post_smooth, symmetric_);
 }
 
@@ -92,9 +108,14 @@ void Multigrid::smooth(int l, Field x, Field b, int sweeps, bool reverse) {
       level.ghosts->fill(x);
       continue;
     }
+    // The sweeps fold physical faces into the stencil: only the last colour needs the physical ghosts set after it.
     for (int c = 0; c < 2; ++c) {
       red_black_sweep(x, b, level.geometry, reverse ? 1 - c : c);
-      level.ghosts->fill(x);
+      if (s + 1 == sweeps && c == 1) {
+        level.ghosts->fill(x);
+      } else {
+        level.ghosts->exchange(x);
+      }
     }
   }
 }

@@ -1,7 +1,15 @@
 #pragma once
 // Geometric multigrid for the cell-centred Laplacian: V, W or F cycles; red-black Gauss-Seidel or weighted Jacobi
-// smoothing; restriction by averaging the children (fused with the residual); linear interpolation back; CG on the
-// coarsest level to a tight relative tolerance, so the cycle does not depend on how many ranks share that level.
+// smoothing; restriction by averaging the children (fused with the residual); linear interpolation back. The
+// coarsest level is solved exactly: densely (gathered onto every rank) when it has at most
+// DenseCoarseSolver::max_unknowns cells, else by CG to a tight relative tolerance; either way the cycle does not
+// depend on how many ranks share that level. Coarsening stops early once a level fits the dense solver's
+// `dense_bottom_cells`, where a few more tiny levels would only add kernel launches.
+//
+// Ghost traffic per level and cycle: red-black sweeps fold physical faces into the stencil, so between colours only
+// neighbour-rank and periodic ghosts are exchanged (nothing at all on one rank with walls); physical ghosts are set
+// once after each smoothing phase, where the residual and the prolongation read them. 2D levels never copy z ghosts.
+#include "solver/coarse_solver.hpp"
 #include "solver/conjugate_gradient.hpp"
 
 #include <memory>
@@ -21,7 +29,9 @@ class Multigrid : public Preconditioner {
   void cycle(Field x, Field b);
   /// One cycle from z = 0 (the preconditioner of MG-CG).
   void apply(Field z, Field r) override;
-  /// Fills the ghosts of a top-level field.
+  /// Global cells of a level at which coarsening stops when the dense bottom solve can take it.
+  static constexpr long long dense_bottom_cells = 64;
+  /// Fills the ghosts of a top-level field (in 2D, the z ghosts are left alone).
   GhostFiller& top_ghosts() { return *levels_.front().ghosts; }
   /// Number of levels, the top included.
   int level_count() const { return static_cast<int>(levels_.size()); }
@@ -39,6 +49,7 @@ class Multigrid : public Preconditioner {
   void smooth(int l, Field x, Field b, int sweeps, bool reverse);
 
   std::vector<Level> levels_;
+  std::unique_ptr<DenseCoarseSolver> dense_bottom_;
   std::unique_ptr<ConjugateGradient> bottom_;
   config::PoissonConfig config_;
   bool symmetric_;

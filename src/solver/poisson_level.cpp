@@ -40,22 +40,30 @@ PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor) {
   return coarse;
 }
 
-GhostFiller::GhostFiller(parallel::Context& context, const PoissonLevel& level, config::CommBackend backend)
-    : context_(&context), level_(level), backend_(backend) {}
+GhostFiller::GhostFiller(parallel::Context& context, const PoissonLevel& level, config::CommBackend backend,
+                         bool in_plane)
+    : context_(&context), level_(level), exchanged_(level.decomp), backend_(backend) {
+  if (in_plane && level.decomp.global.dim == 2) exchanged_.global.periodic[2] = false;
+  has_messages_or_copies_ = !parallel::plan_halo(exchanged_, level_.shape, 1).empty();
+}
+
+parallel::HaloExchange& GhostFiller::halo_for(Field f) {
+  for (auto& [data, exchange] : halos_) {
+    if (data == f.data()) return *exchange;
+  }
+  if (halos_.size() >= max_cached_) halos_.erase(halos_.begin());
+  halos_.emplace_back(f.data(), std::make_unique<parallel::HaloExchange>(*context_, exchanged_, level_.shape,
+                                                                         std::vector<Field>{f}, 1, backend_));
+  return *halos_.back().second;
+}
 
 void GhostFiller::fill(Field f) {
-  parallel::HaloExchange* halo = nullptr;
-  for (auto& [data, exchange] : halos_) {
-    if (data == f.data()) halo = exchange.get();
-  }
-  if (halo == nullptr) {
-    if (halos_.size() >= max_cached_) halos_.erase(halos_.begin());
-    halos_.emplace_back(f.data(), std::make_unique<parallel::HaloExchange>(*context_, level_.decomp, level_.shape,
-                                                                           std::vector<Field>{f}, 1, backend_));
-    halo = halos_.back().second.get();
-  }
-  halo->exchange();
+  exchange(f);
   apply_pressure_ghosts(f, level_.shape, level_.decomp, level_.faces);
+}
+
+void GhostFiller::exchange(Field f) {
+  if (has_messages_or_copies_) halo_for(f).exchange();
 }
 
 }  // namespace eddy::solver

@@ -38,14 +38,22 @@ PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor);
 /// Fills the ghosts of fields of one level: halo exchange (one per field, built on first use), then physical faces.
 class GhostFiller {
  public:
-  GhostFiller(parallel::Context& context, const PoissonLevel& level, config::CommBackend backend);
+  /// With `in_plane`, a 2D level leaves its z ghosts alone (the 2D stencil never reads them): no z wrap copies.
+  GhostFiller(parallel::Context& context, const PoissonLevel& level, config::CommBackend backend,
+              bool in_plane = false);
   /// Makes every first-layer ghost of `f` valid.
   void fill(Field f);
+  /// Only the ghosts shared with neighbour ranks or periodic wraps (what red-black sweeps read).
+  void exchange(Field f);
 
  private:
+  parallel::HaloExchange& halo_for(Field f);
+
   static constexpr std::size_t max_cached_ = 6;
   parallel::Context* context_;
   PoissonLevel level_;
+  grid::Decomposition exchanged_;  // the decomposition the halo exchanges see (no z wrap when in plane)
+  bool has_messages_or_copies_ = true;
   config::CommBackend backend_;
   std::vector<std::pair<const Real*, std::unique_ptr<parallel::HaloExchange>>> halos_;
 };

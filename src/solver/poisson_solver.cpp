@@ -79,10 +79,13 @@ class StationarySolver : public PoissonSolver {
       }
     }
     if (level_.singular()) subtract_constant(phi, global_sum(phi, level_, reducer) / level_.global_cells());
+    complete_ghosts(phi);
     return stats;
   }
 
  protected:
+  /// Fills ghosts the iterations leave alone (the z ghosts of a 2D multigrid solve).
+  virtual void complete_ghosts(Field) {}
   /// One iteration on L(phi) = b; the ghosts of phi are valid before and after.
   virtual void iterate(Field phi, Field b) = 0;
   virtual GhostFiller& ghosts() = 0;
@@ -99,15 +102,20 @@ class MultigridSolver : public StationarySolver {
   MultigridSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
                   const parallel::Reducer& reducer)
       : StationarySolver(config, problem, reducer),
-        multigrid_(top_level(problem), context, reducer, config, problem.halo_backend) {}
+        multigrid_(top_level(problem), context, reducer, config, problem.halo_backend),
+        all_ghosts_(context, top_level(problem), problem.halo_backend) {}
   std::string name() const override { return "multigrid"; }
 
  protected:
   void iterate(Field phi, Field b) override { multigrid_.cycle(phi, b); }
   GhostFiller& ghosts() override { return multigrid_.top_ghosts(); }
+  void complete_ghosts(Field phi) override {
+    if (level_.decomp.global.dim == 2) all_ghosts_.fill(phi);
+  }
 
  private:
   Multigrid multigrid_;
+  GhostFiller all_ghosts_;
 };
 
 class JacobiSolver : public StationarySolver {
