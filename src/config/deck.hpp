@@ -8,15 +8,19 @@
 namespace eddy::config {
 
 struct DomainConfig {
-  int dimensions = 2;                        ///< 2 or 3
-  std::array<int, 3> cells{64, 64, 1};       ///< cells per axis (z is 1 in 2D)
-  std::array<double, 3> length{1, 1, 1};     ///< physical extent per axis
-  std::array<double, 3> origin{0, 0, 0};     ///< coordinates of the low corner
+  int dimensions = 2;                     ///< 2 or 3
+  std::array<int, 3> cells{64, 64, 1};    ///< cells per axis (z is 1 in 2D)
+  std::array<double, 3> length{1, 1, 1};  ///< physical extent per axis
+  std::array<double, 3> origin{0, 0, 0};  ///< coordinates of the low corner
+
+  bool operator==(const DomainConfig&) const = default;
 };
 
 struct PhysicsConfig {
   double viscosity = 0.01;  ///< kinematic viscosity nu
   double density = 1.0;     ///< constant density (pressure is reported as p, not p/rho)
+
+  bool operator==(const PhysicsConfig&) const = default;
 };
 
 enum class BoundaryType { periodic, no_slip, moving_wall, free_slip, inflow, outflow };
@@ -29,6 +33,8 @@ struct FaceBoundary {
   std::array<double, 3> velocity{0, 0, 0};  ///< wall velocity (moving_wall) or inflow velocity scale (inflow)
   InflowProfile profile = InflowProfile::uniform;
   OutflowType outflow = OutflowType::zero_gradient;
+
+  bool operator==(const FaceBoundary&) const = default;
 };
 
 /// Faces in the order x_low, x_high, y_low, y_high, z_low, z_high (index 2 * axis + side).
@@ -36,6 +42,8 @@ struct BoundaryConfig {
   std::array<FaceBoundary, 6> faces{};
   /// The face on `side` (0 low, 1 high) of `axis`.
   const FaceBoundary& face(int axis, int side) const { return faces[2 * axis + side]; }
+
+  bool operator==(const BoundaryConfig&) const = default;
 };
 
 enum class InitialType { rest, uniform, taylor_green, random };
@@ -46,25 +54,31 @@ struct InitialConfig {
   double amplitude = 1.0;                   ///< Taylor-Green velocity scale, or random perturbation size
   unsigned long long seed = 12345;          ///< random perturbation seed (same field on any rank count)
   std::string checkpoint;                   ///< restart from this checkpoint instead (set by --restart)
+
+  bool operator==(const InitialConfig&) const = default;
 };
 
 enum class TimeScheme { rk3, euler };
 
 struct TimeConfig {
   TimeScheme scheme = TimeScheme::rk3;
-  bool adaptive = true;       ///< CFL-controlled dt; otherwise `dt` is fixed
-  double dt = 1e-3;           ///< fixed step, or the first step and upper bound when adaptive
-  double cfl = 0.5;           ///< advective Courant number target
+  bool adaptive = true;         ///< CFL-controlled dt; otherwise `dt` is fixed
+  double dt = 1e-3;             ///< fixed step, or the first step and upper bound when adaptive
+  double cfl = 0.5;             ///< advective Courant number target
   double viscous_safety = 0.5;  ///< fraction of the explicit diffusion limit
   double end_time = 1.0;
   long long max_steps = 1000000000;
   double wall_time_limit = 0;  ///< seconds; 0 = no limit
+
+  bool operator==(const TimeConfig&) const = default;
 };
 
 enum class AdvectionScheme { central, upwind };
 
 struct NumericsConfig {
   AdvectionScheme advection = AdvectionScheme::central;
+
+  bool operator==(const NumericsConfig&) const = default;
 };
 
 enum class PoissonSolverType { multigrid, mg_cg, cg, jacobi };
@@ -80,7 +94,9 @@ struct PoissonConfig {
   CycleType cycle = CycleType::v;
   int pre_smooth = 2;
   int post_smooth = 2;
-  int check_every = 1;       ///< residual norm every this many iterations
+  int check_every = 1;  ///< residual norm every this many iterations
+
+  bool operator==(const PoissonConfig&) const = default;
 };
 
 struct OutputConfig {
@@ -92,6 +108,8 @@ struct OutputConfig {
   long long checkpoint_interval_steps = 0;  ///< 0 = only at the end and on signals
   int keep_checkpoints = 3;
   long long log_interval = 10;  ///< print a diagnostics line every N steps
+
+  bool operator==(const OutputConfig&) const = default;
 };
 
 enum class CommBackend { automatic, mpi, nccl };
@@ -101,6 +119,8 @@ struct ParallelConfig {
   CommBackend halo_backend = CommBackend::automatic;
   CommBackend reduction_backend = CommBackend::automatic;
   bool overlap = true;  ///< overlap halo exchange with interior compute
+
+  bool operator==(const ParallelConfig&) const = default;
 };
 
 /// The whole resolved deck.
@@ -116,6 +136,8 @@ struct Deck {
   OutputConfig output;
   ParallelConfig parallel;
   std::string source;  ///< where the deck came from (a path, or "<embedded default>")
+
+  bool operator==(const Deck&) const = default;
 };
 
 }  // namespace eddy::config

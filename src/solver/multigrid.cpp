@@ -17,8 +17,9 @@ Real jacobi_weight(int dimensions) { return dimensions == 2 ? Real(0.8) : Real(6
 }  // namespace
 
 Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
-                     const config::PoissonConfig& config, config::CommBackend halo_backend)
-    : config_(config) {
+                     const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric)
+    : config_(config), symmetric_(symmetric) {
+  if (symmetric_) config_.post_smooth = config_.pre_smooth;
   require(config.smoother != config::SmootherType::chebyshev,
           "pressure.smoother: 'chebyshev' is not available yet; use red_black_gauss_seidel or jacobi");
   const bool jacobi = config.smoother == config::SmootherType::jacobi;
@@ -79,7 +80,7 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type) {
   }
   prolong_add(x, coarse.x, fine.geometry, coarse.geometry, fine.factor);
   fine.ghosts->fill(x);
-  smooth(l, x, b, config_.post_smooth, true);
+  smooth(l, x, b, config_.post_smooth, symmetric_);
 }
 
 void Multigrid::smooth(int l, Field x, Field b, int sweeps, bool reverse) {

@@ -11,12 +11,15 @@ namespace eddy::solver {
 
 class Multigrid : public Preconditioner {
  public:
-  /// Builds the hierarchy under `top` (coarsening rule: see coarsening_factor).
+  /// Builds the hierarchy under `top` (coarsening rule: see coarsening_factor). `symmetric` makes post-smoothing the
+  /// adjoint of pre-smoothing (colours in reverse order, as many sweeps); otherwise both sweep red then black, which
+  /// converges faster (3D, 32^3, V(2,2): about 0.10 per cycle against 0.17; as the flexible-CG preconditioner 7
+  /// iterations to 1e-10 against 8).
   Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
-            const config::PoissonConfig& config, config::CommBackend halo_backend);
+            const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric = false);
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
   void cycle(Field x, Field b);
-  /// One cycle from z = 0 (the preconditioner of MG-CG); pre and post smoothing mirror each other.
+  /// One cycle from z = 0 (the preconditioner of MG-CG).
   void apply(Field z, Field r) override;
   /// Fills the ghosts of a top-level field.
   GhostFiller& top_ghosts() { return *levels_.front().ghosts; }
@@ -38,6 +41,7 @@ class Multigrid : public Preconditioner {
   std::vector<Level> levels_;
   std::unique_ptr<ConjugateGradient> bottom_;
   config::PoissonConfig config_;
+  bool symmetric_;
 };
 
 }  // namespace eddy::solver

@@ -79,3 +79,93 @@ TEST(PoissonSolvers, CgConvergesOnEveryFaceCombination) {
 TEST(PoissonSolvers, JacobiConvergesOnEveryFaceCombination) {
   expect_converges(2, {12, 10, 1}, {PoissonSolverType::jacobi, 1e-6, 20000});
 }
+
+TEST(PoissonSolvers, MultigridConvergesOnEveryFaceCombination) {
+  expect_converges(2, {32, 24, 1}, {PoissonSolverType::multigrid, 1e-10, 40});
+  expect_converges(3, {16, 16, 8}, {PoissonSolverType::multigrid, 1e-10, 40});
+}
+
+TEST(PoissonSolvers, MultigridPreconditionedCgConvergesOnEveryFaceCombination) {
+  expect_converges(2, {32, 24, 1}, {PoissonSolverType::mg_cg, 1e-10, 40});
+  expect_converges(3, {16, 16, 8}, {PoissonSolverType::mg_cg, 1e-10, 40});
+}
+
+TEST(PoissonSolvers, EverySmootherAndCycleConverges) {
+  for (auto smoother : {eddy::config::SmootherType::red_black_gauss_seidel, eddy::config::SmootherType::jacobi}) {
+    for (auto cycle : {eddy::config::CycleType::v, eddy::config::CycleType::w, eddy::config::CycleType::f}) {
+      PoissonSetup setup(MPI_COMM_WORLD, 3, {16, 16, 16}, uniform_faces(PressureBoundary::neumann, 3));
+      auto config = poisson_config(PoissonSolverType::multigrid, 1e-10, 60);
+      config.smoother = smoother;
+      config.cycle = cycle;
+      auto solver = eddy::solver::make_poisson_solver(config, setup.problem, *setup.context, *setup.reducer);
+      Field phi = eddy::fields::make_field("phi", setup.problem.shape);
+      const auto stats = solver->solve(phi, setup.field_from(smooth_rhs));
+      EXPECT_TRUE(stats.converged) << static_cast<int>(smoother) << " " << static_cast<int>(cycle);
+      EXPECT_LE(stats.iterations, smoother == eddy::config::SmootherType::jacobi ? 30 : 15);
+    }
+  }
+}
+
+TEST(PoissonSolvers, WarmStartFromTheSolutionNeedsNoIteration) {
+  PoissonSetup setup(MPI_COMM_WORLD, 3, {16, 12, 8}, uniform_faces(PressureBoundary::dirichlet, 3));
+  Field rhs = setup.field_from(smooth_rhs);
+  for (auto type : {PoissonSolverType::cg, PoissonSolverType::multigrid, PoissonSolverType::mg_cg}) {
+    Field phi = eddy::fields::make_field("phi", setup.problem.shape);
+    auto solver = eddy::solver::make_poisson_solver(poisson_config(type, 1e-8, 100), setup.problem, *setup.context,
+                                                    *setup.reducer);
+    const auto first = solver->solve(phi, rhs);
+    EXPECT_GT(first.iterations, 0);
+    const auto again = solver->solve(phi, rhs);
+    EXPECT_EQ(again.iterations, 0) << solver->name();
+    EXPECT_TRUE(again.converged);
+  }
+}
+
+// The same problem solved on all ranks and on rank 0 alone: iteration counts within one, same solution.
+TEST(PoissonSolvers, IterationCountsAndSolutionDoNotDependOnTheRankCount) {
+  using PB = PressureBoundary;
+  const eddy::testing::PressureFaces faces{PB::neumann,  PB::dirichlet, PB::periodic,
+                                           PB::periodic, PB::neumann,   PB::neumann};
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (auto type : {PoissonSolverType::multigrid, PoissonSolverType::mg_cg, PoissonSolverType::cg}) {
+    const auto config = poisson_config(type, 1e-9, 300);
+    PoissonSetup all(MPI_COMM_WORLD, 3, {32, 32, 32}, faces);
+    auto solver = eddy::solver::make_poisson_solver(config, all.problem, *all.context, *all.reducer);
+    Field phi = eddy::fields::make_field("phi", all.problem.shape);
+    const auto stats = solver->solve(phi, all.field_from(smooth_rhs));
+    ASSERT_TRUE(stats.converged);
+
+    // Rank 0 solves alone and broadcasts its count; each rank compares its block of the solution with rank 0's.
+    int reference_iterations = 0;
+    std::vector<Real> reference;
+    if (rank == 0) {
+      PoissonSetup one(MPI_COMM_SELF, 3, {32, 32, 32}, faces);
+      auto serial = eddy::solver::make_poisson_solver(config, one.problem, *one.context, *one.reducer);
+      Field phi1 = eddy::fields::make_field("phi1", one.problem.shape);
+      const auto stats1 = serial->solve(phi1, one.field_from(smooth_rhs));
+      EXPECT_TRUE(stats1.converged);
+      reference_iterations = stats1.iterations;
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), phi1);
+      for (int k = 1; k <= 32; ++k)
+        for (int j = 1; j <= 32; ++j)
+          for (int i = 1; i <= 32; ++i) reference.push_back(host(i, j, k));
+    }
+    reference.resize(32 * 32 * 32);
+    MPI_Bcast(&reference_iterations, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(reference.data(), static_cast<int>(reference.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    EXPECT_LE(std::abs(stats.iterations - reference_iterations), 1) << solver->name();
+
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), phi);
+    const auto& d = all.problem.decomp;
+    Real worst = 0, scale = 0;
+    for (int k = 0; k < d.local_cells[2]; ++k)
+      for (int j = 0; j < d.local_cells[1]; ++j)
+        for (int i = 0; i < d.local_cells[0]; ++i) {
+          const Real ref = reference[(d.offset[0] + i) + 32 * ((d.offset[1] + j) + 32 * (d.offset[2] + k))];
+          worst = std::max(worst, std::abs(host(i + 1, j + 1, k + 1) - ref));
+          scale = std::max(scale, std::abs(ref));
+        }
+    EXPECT_LE(worst, 1e-6 * scale) << solver->name();
+  }
+}

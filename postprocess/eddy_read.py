@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Readers for eddy's run folder: fields_NNNNNN.h5 (cell-centred fields), telemetry.csv, summary.json.
+
+Used by the other postprocess scripts and by the tests; every reader raises EddyReadError with a message that
+names the file and what is wrong with it.
+"""
+import csv
+import glob
+import json
+import os
+import re
+
+import numpy as np
+
+
+class EddyReadError(Exception):
+    """A run-folder file is missing or not what eddy writes."""
+
+
+def _h5py():
+    try:
+        import h5py
+    except ImportError as error:  # pragma: no cover - environment problem
+        raise EddyReadError("h5py is not installed (python3 -m pip install h5py, or apt install python3-h5py)") from error
+    return h5py
+
+
+def field_files(run_dir):
+    """Field files of a run folder, sorted by step: list of (step, path)."""
+    if not os.path.isdir(run_dir):
+        raise EddyReadError(f"run folder '{run_dir}' does not exist")
+    found = []
+    for path in glob.glob(os.path.join(run_dir, "fields_*.h5")):
+        match = re.fullmatch(r"fields_(\d+)\.h5", os.path.basename(path))
+        if match:
+            found.append((int(match.group(1)), path))
+    if not found:
+        raise EddyReadError(f"run folder '{run_dir}' holds no field output (fields_NNNNNN.h5); "
+                            "set output.interval_steps or output.interval_time")
+    return sorted(found)
+
+
+def read_fields(path):
+    """One field file as a dict: time, step, dimensions, cells (nx, ny, nz), origin, spacing, x, y, z (cell
+    centres) and every dataset as a numpy array indexed [k, j, i(, component)]."""
+    h5py = _h5py()
+    if not os.path.isfile(path):
+        raise EddyReadError(f"field file '{path}' does not exist")
+    try:
+        with h5py.File(path, "r") as f:
+            out = {"path": path}
+            for key in ("time", "step", "dimensions", "cells", "origin", "spacing"):
+                if key not in f.attrs:
+                    raise EddyReadError(f"'{path}' has no attribute '{key}': not an eddy field file")
+                out[key] = f.attrs[key]
+            out["cells"] = [int(c) for c in out["cells"]]
+            for name in f.keys():
+                out[name] = f[name][...]
+    except OSError as error:
+        raise EddyReadError(f"cannot read '{path}' as HDF5 (truncated or still being written?): {error}") from error
+    for a, axis in enumerate("xyz"):
+        out[axis] = out["origin"][a] + (np.arange(out["cells"][a]) + 0.5) * out["spacing"][a]
+    return out
+
+
+def read_telemetry(run_dir_or_file):
+    """telemetry.csv as a dict of numpy columns; rows repeated after a restart keep their latest value."""
+    path = run_dir_or_file
+    if os.path.isdir(path):
+        path = os.path.join(path, "telemetry.csv")
+    if not os.path.isfile(path):
+        raise EddyReadError(f"telemetry file '{path}' does not exist")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or not rows[0] or rows[0][0] != "step":
+        raise EddyReadError(f"'{path}' is not an eddy telemetry file (its first line should start with 'step')")
+    header, latest = rows[0], {}
+    for number, row in enumerate(rows[1:], start=2):
+        if len(row) != len(header):
+            if number == len(rows):  # a last line being written right now
+                continue
+            raise EddyReadError(f"'{path}' line {number}: {len(row)} values for {len(header)} columns")
+        latest[int(row[0])] = row
+    ordered = [latest[s] for s in sorted(latest)]
+    columns = {}
+    for c, name in enumerate(header):
+        columns[name] = np.array([float(r[c]) for r in ordered])
+    return columns
+
+
+def read_summary(run_dir_or_file):
+    """summary.json as a dict."""
+    path = run_dir_or_file
+    if os.path.isdir(path):
+        path = os.path.join(path, "summary.json")
+    if not os.path.isfile(path):
+        raise EddyReadError(f"summary file '{path}' does not exist (the run may not have finished)")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except json.JSONDecodeError as error:
+        raise EddyReadError(f"'{path}' is not valid JSON: {error}") from error
+
+
+def run_main(main):
+    """Runs a script's main, printing EddyReadError as one line and exiting with status 1."""
+    import sys
+    try:
+        main()
+    except EddyReadError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Print what an eddy run folder holds.")
+    parser.add_argument("run_dir", help="run folder (output.directory)")
+    args = parser.parse_args()
+
+    def main():
+        for step, path in field_files(args.run_dir):
+            fields = read_fields(path)
+            names = sorted(k for k in fields if isinstance(fields[k], np.ndarray) and fields[k].ndim >= 3)
+            print(f"step {step}: t = {fields['time']:.6g}, arrays {', '.join(names)}")
+
+    run_main(main)

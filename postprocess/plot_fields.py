@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Plot a 2D snapshot (one z layer) of velocity magnitude and vorticity from a field file into a PNG."""
+import argparse
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from eddy_read import EddyReadError, field_files, read_fields, run_main  # noqa: E402
+
+
+def pick_file(source, step=None):
+    """A field file: `source` itself, or the one of `step` (default: the last) in the run folder `source`."""
+    if os.path.isfile(source):
+        return source
+    files = dict(field_files(source))
+    if step is None:
+        return files[max(files)]
+    if step not in files:
+        raise EddyReadError(f"no field output of step {step} in '{source}' (steps: {sorted(files)})")
+    return files[step]
+
+
+def plot_fields(source, output, step=None, layer=None):
+    """Writes velocity magnitude and vorticity of z layer `layer` (default: the middle) to `output`."""
+    f = read_fields(pick_file(source, step))
+    for name in ("velocity", "vorticity"):
+        if name not in f:
+            raise EddyReadError(f"'{f['path']}' has no /{name}; add it to output.fields")
+    k = f["cells"][2] // 2 if layer is None else layer
+    if not 0 <= k < f["cells"][2]:
+        raise EddyReadError(f"layer {k} outside 0..{f['cells'][2] - 1}")
+    speed = np.linalg.norm(f["velocity"][k], axis=-1)
+    extent = [f["origin"][0], f["origin"][0] + f["cells"][0] * f["spacing"][0],
+              f["origin"][1], f["origin"][1] + f["cells"][1] * f["spacing"][1]]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    for ax, data, title, cmap in ((axes[0], speed, "|u|", "viridis"),
+                                  (axes[1], f["vorticity"][k], "vorticity", "RdBu_r")):
+        if cmap == "RdBu_r":
+            limit = float(np.max(np.abs(data))) or 1.0
+            image = ax.imshow(data, origin="lower", extent=extent, cmap=cmap, vmin=-limit, vmax=limit)
+        else:
+            image = ax.imshow(data, origin="lower", extent=extent, cmap=cmap)
+        ax.set_title(f"{title}, t = {f['time']:.4g}")
+        ax.set_xlabel("x")
+        ax.set_ylabel("y")
+        fig.colorbar(image, ax=ax, shrink=0.85)
+    fig.tight_layout()
+    fig.savefig(output, dpi=100)
+    plt.close(fig)
+    return output
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("source", help="run folder (last output is used) or a fields_NNNNNN.h5 file")
+    parser.add_argument("--step", type=int, help="step of the output to plot (default: the last)")
+    parser.add_argument("--layer", type=int, help="z layer (cell index) for 3D runs (default: the middle)")
+    parser.add_argument("-o", "--output", help="PNG to write (default fields.png next to the data)")
+    args = parser.parse_args()
+    folder = args.source if os.path.isdir(args.source) else os.path.dirname(args.source)
+    print(plot_fields(args.source, args.output or os.path.join(folder, "fields.png"), args.step, args.layer))
+
+
+if __name__ == "__main__":
+    run_main(main)

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Plot the history of a run from telemetry.csv: kinetic energy, max divergence, Poisson iterations and residual,
+and the time step, all against simulated time, into one PNG."""
+import argparse
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from eddy_read import read_telemetry, run_main  # noqa: E402
+
+
+def plot_history(run_dir, output):
+    """Writes the history figure of `run_dir` to `output`."""
+    t = read_telemetry(run_dir)
+    time = t["time"]
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharex=True)
+    axes[0, 0].plot(time, t["kinetic_energy"])
+    axes[0, 0].set_ylabel("kinetic energy")
+    axes[0, 1].semilogy(time, abs(t["max_divergence"]) + 1e-300)
+    axes[0, 1].set_ylabel("max |div u|")
+    axes[1, 0].plot(time, t["poisson_iterations"], color="C0")
+    axes[1, 0].set_ylabel("Poisson iterations", color="C0")
+    residual = axes[1, 0].twinx()
+    residual.semilogy(time, abs(t["poisson_residual"]) + 1e-300, color="C3")
+    residual.set_ylabel("Poisson residual", color="C3")
+    axes[1, 1].plot(time, t["dt"])
+    axes[1, 1].set_ylabel("dt")
+    for ax in axes[1]:
+        ax.set_xlabel("time")
+    fig.suptitle(os.path.basename(os.path.abspath(run_dir)))
+    fig.tight_layout()
+    fig.savefig(output, dpi=100)
+    plt.close(fig)
+    return output
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("run_dir", help="run folder holding telemetry.csv")
+    parser.add_argument("-o", "--output", help="PNG to write (default RUN_DIR/history.png)")
+    args = parser.parse_args()
+    print(plot_history(args.run_dir, args.output or os.path.join(args.run_dir, "history.png")))
+
+
+if __name__ == "__main__":
+    run_main(main)

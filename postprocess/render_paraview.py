@@ -1,0 +1,80 @@
+"""Render one PNG of an eddy run with ParaView, from its fields.xmf (run with pvbatch or pvpython):
+
+    pvbatch postprocess/render_paraview.py RUN_DIR [--array vorticity] [--time T] [-o image.png]
+
+2D runs are shown from +z; 3D runs as a slice through the middle of the box, seen at an angle."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+NO_DISPLAY = 77  # exit status when no X display is available for ParaView's renderer
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run_dir", help="run folder holding fields.xmf")
+    parser.add_argument("--array", default="vorticity", help="cell array to colour by (default vorticity; "
+                        "'velocity' colours by magnitude)")
+    parser.add_argument("--time", type=float, help="simulated time to show (default: the last output)")
+    parser.add_argument("--size", type=int, nargs=2, default=[900, 700], help="image size in pixels")
+    parser.add_argument("-o", "--output", help="PNG to write (default RUN_DIR/render.png)")
+    args = parser.parse_args()
+
+    xmf = os.path.join(args.run_dir, "fields.xmf")
+    if not os.path.isfile(xmf):
+        sys.exit(f"error: '{xmf}' does not exist (no field output in this run folder?)")
+    if not os.environ.get("DISPLAY") and not os.environ.get("EDDY_RENDER_NO_X"):
+        # ParaView builds with an X renderer need a display; use a virtual one when xvfb-run exists.
+        if shutil.which("xvfb-run"):
+            sys.exit(subprocess.call(["xvfb-run", "-a", sys.executable] + sys.argv))
+        print("error: no X display for ParaView's renderer and no xvfb-run (apt install xvfb); set "
+              "EDDY_RENDER_NO_X=1 if this ParaView renders off screen (EGL/OSMesa builds)", file=sys.stderr)
+        sys.exit(NO_DISPLAY)
+    from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetScalarBar, ResetCamera, SaveScreenshot, Show,
+                                 Slice, XDMFReader)
+
+    reader = XDMFReader(FileNames=[xmf])
+    reader.UpdatePipelineInformation()
+    if args.array not in reader.CellData.keys():
+        sys.exit(f"error: no cell array '{args.array}' in '{xmf}' (arrays: {', '.join(reader.CellData.keys())})")
+    times = list(reader.TimestepValues) or [0.0]
+    time = times[-1] if args.time is None else min(times, key=lambda t: abs(t - args.time))
+    view = GetActiveViewOrCreate("RenderView")
+    view.ViewSize = args.size
+    view.ViewTime = time
+    reader.UpdatePipeline(time)
+    bounds = reader.GetDataInformation().GetBounds()
+    three_d = (bounds[5] - bounds[4]) > 1.5 * min(bounds[1] - bounds[0], bounds[3] - bounds[2]) / 64 and \
+        reader.GetDataInformation().GetNumberOfCells() > 0 and _layers(reader) > 1
+    source = reader
+    if three_d:
+        source = Slice(Input=reader)
+        source.SliceType.Origin = [(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2,
+                                   (bounds[4] + bounds[5]) / 2]
+        source.SliceType.Normal = [0, 0, 1]
+    display = Show(source, view)
+    ColorBy(display, ("CELLS", args.array, "Magnitude") if args.array == "velocity" else ("CELLS", args.array))
+    display.RescaleTransferFunctionToDataRange(True, False)
+    display.SetScalarBarVisibility(view, True)
+    GetScalarBar(display.LookupTable, view).Title = f"{args.array}, t = {time:.4g}"
+    view.CameraPosition = [(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, bounds[5] + 10]
+    view.CameraFocalPoint = [(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, (bounds[4] + bounds[5]) / 2]
+    view.CameraViewUp = [0, 1, 0]
+    ResetCamera(view)
+    output = args.output or os.path.join(args.run_dir, "render.png")
+    SaveScreenshot(output, view, ImageResolution=args.size)
+    if not os.path.isfile(output) or os.path.getsize(output) == 0:
+        sys.exit(f"error: ParaView did not write '{output}'")
+    print(output)
+
+
+def _layers(reader):
+    """Number of cell layers in z of the reader's grid."""
+    extent = reader.GetDataInformation().GetExtent()
+    return extent[5] - extent[4]
+
+
+if __name__ == "__main__":
+    main()

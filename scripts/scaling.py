@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Weak and strong scaling sweeps for eddy.
+
+For each rank count, writes the run's settings (deck + overrides), runs it with mpirun (or writes a Slurm batch
+script, one GPU per rank), and collects every run's summary.json into one CSV:
+ranks, cells, time per step, cell updates/s, efficiency and phase shares.
+
+  scripts/scaling.py weak   --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells-per-rank 64 64 64
+  scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells 128 128 128
+  scripts/scaling.py strong ... --slurm --account abc     # write sweep/run_N.sbatch instead of running
+  scripts/scaling.py collect --out runs/scaling-strong    # (re)build the CSV from finished runs
+"""
+import argparse
+import csv
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+PHASES = ["advance", "boundary", "halo", "poisson", "projection", "reduction", "output"]
+
+
+def process_grid(ranks, dims):
+    """Split `ranks` over the axes, doubling the slowest axis first, so weak-scaled grids stay close to cubes."""
+    grid = [1] * dims
+    remaining = ranks
+    axis = dims - 1
+    while remaining > 1:
+        for factor in (2, 3, 5, 7):
+            if remaining % factor == 0:
+                break
+        else:
+            factor = remaining
+        grid[axis] *= factor
+        remaining //= factor
+        axis = (axis - 1) % dims
+    return grid
+
+
+def run_settings(args, ranks):
+    dims = len(args.cells or args.cells_per_rank)
+    if args.mode == "weak":
+        split = process_grid(ranks, dims)
+        cells = [c * p for c, p in zip(args.cells_per_rank, split)]
+        overrides = [f"parallel.process_grid=[{','.join(map(str, split))}]"]
+    else:
+        cells = list(args.cells)
+        overrides = []
+    out = Path(args.out) / f"np{ranks}"
+    overrides += [
+        f"domain.cells=[{','.join(map(str, cells))}]",
+        f"time.max_steps={args.steps}",
+        "time.end_time=1e30",
+        "output.interval_steps=0",
+        "output.interval_time=0",
+        "output.checkpoint_interval_steps=0",
+        f"output.directory={out}",
+    ] + list(args.set or [])
+    command = [args.eddy, "run", args.deck] + [item for o in overrides for item in ("--set", o)]
+    return cells, out, command
+
+
+def launcher(args, ranks):
+    return shlex.split(args.launcher.format(n=ranks))
+
+
+def write_slurm(args, ranks, command, out):
+    script = Path(args.out) / f"run_np{ranks}.sbatch"
+    lines = [
+        "#!/bin/bash",
+        f"#SBATCH --job-name=eddy-{args.mode}-{ranks}",
+        f"#SBATCH --ntasks={ranks}",
+        "#SBATCH --gpus-per-task=1",
+        f"#SBATCH --time={args.time_limit}",
+        f"#SBATCH --output={out}.slurm.log",
+    ]
+    if args.account:
+        lines.append(f"#SBATCH --account={args.account}")
+    lines += ["export NCCL_NVLS_ENABLE=0", "srun " + shlex.join(command), ""]
+    script.write_text("\n".join(lines))
+    return script
+
+
+def collect(out_dir):
+    rows = []
+    for summary_path in sorted(Path(out_dir).glob("np*/summary.json"), key=lambda p: int(p.parent.name[2:])):
+        with open(summary_path) as f:
+            s = json.load(f)
+        rows.append(s)
+    if not rows:
+        sys.exit(f"scaling.py: no np*/summary.json under {out_dir}: did the runs finish?")
+    mode = rows[0].get("scaling_mode", "")
+    base = rows[0]
+    table = []
+    for s in rows:
+        ranks = s["ranks"]
+        speedup = base["seconds_per_step"] / s["seconds_per_step"]
+        ideal = ranks / base["ranks"]
+        if mode == "weak":
+            efficiency = base["seconds_per_step"] / s["seconds_per_step"]
+        else:
+            efficiency = speedup / ideal
+        row = {
+            "ranks": ranks,
+            "cells": s["cells"],
+            "seconds_per_step": s["seconds_per_step"],
+            "cell_updates_per_second": s["cell_updates_per_second"],
+            "speedup": speedup,
+            "efficiency": efficiency,
+            "communication_share": s.get("communication_share", 0.0),
+        }
+        for phase in PHASES:
+            row[f"share_{phase}"] = s.get("phase_share", {}).get(phase, 0.0)
+        table.append(row)
+    csv_path = Path(out_dir) / "scaling.csv"
+    with open(csv_path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(table[0].keys()))
+        writer.writeheader()
+        writer.writerows(table)
+    print(f"{'ranks':>5} {'cells':>12} {'s/step':>10} {'cells/s':>10} {'eff':>6} {'comm':>6}")
+    for r in table:
+        print(f"{r['ranks']:5d} {r['cells']:12d} {r['seconds_per_step']:10.4g} {r['cell_updates_per_second']:10.3g} "
+              f"{r['efficiency']:6.2f} {r['communication_share']:6.2f}")
+    print(f"wrote {csv_path}")
+    return csv_path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=["weak", "strong", "collect"])
+    parser.add_argument("--deck", help="input deck (YAML)")
+    parser.add_argument("--ranks", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--cells", type=int, nargs="+", help="strong scaling: total cells per axis")
+    parser.add_argument("--cells-per-rank", type=int, nargs="+", help="weak scaling: cells per axis on each rank")
+    parser.add_argument("--steps", type=int, default=20, help="time steps per run (default 20)")
+    parser.add_argument("--set", action="append", help="extra deck override key=value (repeatable)")
+    parser.add_argument("--out", help="sweep folder (default runs/scaling-<mode>)")
+    parser.add_argument("--eddy", default="build/openmp/src/eddy", help="eddy executable")
+    parser.add_argument("--launcher", default="mpirun -np {n}", help="launch command, {n} = ranks")
+    parser.add_argument("--slurm", action="store_true", help="write Slurm batch scripts instead of running")
+    parser.add_argument("--account", help="Slurm account")
+    parser.add_argument("--time-limit", default="00:30:00", help="Slurm time limit")
+    args = parser.parse_args()
+
+    if args.mode == "collect":
+        if not args.out:
+            parser.error("collect needs --out")
+        collect(args.out)
+        return
+    if not args.deck or not Path(args.deck).is_file():
+        parser.error(f"--deck: file not found: {args.deck}")
+    if args.mode == "weak" and not args.cells_per_rank:
+        parser.error("weak scaling needs --cells-per-rank")
+    if args.mode == "strong" and not args.cells:
+        parser.error("strong scaling needs --cells")
+    if not args.slurm and not os.access(args.eddy, os.X_OK):
+        parser.error(f"--eddy: not an executable: {args.eddy} (build eddy first, or pass its path)")
+    args.out = args.out or f"runs/scaling-{args.mode}"
+    if Path(args.out).exists() and any(Path(args.out).glob("np*")):
+        sys.exit(f"scaling.py: {args.out} already holds a sweep; choose another --out")
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+
+    for ranks in args.ranks:
+        cells, out, command = run_settings(args, ranks)
+        full = launcher(args, ranks) + command
+        if args.slurm:
+            print(f"wrote {write_slurm(args, ranks, command, out)}")
+            continue
+        print(f"== {ranks} rank(s), cells {cells}: {shlex.join(full)}", flush=True)
+        result = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        (Path(args.out) / f"np{ranks}.log").write_text(result.stdout)
+        if result.returncode != 0:
+            sys.exit(f"scaling.py: run on {ranks} ranks failed (exit {result.returncode}); see {args.out}/np{ranks}.log")
+        summary = out / "summary.json"
+        data = json.loads(summary.read_text())
+        data["scaling_mode"] = args.mode
+        summary.write_text(json.dumps(data, indent=1))
+    if not args.slurm:
+        collect(args.out)
+
+
+if __name__ == "__main__":
+    main()

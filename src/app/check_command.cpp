@@ -1,0 +1,98 @@
+#include "check_command.hpp"
+
+#include "config/global_grid.hpp"
+#include "config/memory_estimate.hpp"
+#include "config/print.hpp"
+#include "deck_loading.hpp"
+#include "fields/field.hpp"
+#include "grid/decomposition.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace eddy::app {
+namespace {
+
+std::string by_axis(const Int3& values, int dims) {
+  std::string text = std::to_string(values[0]);
+  for (int a = 1; a < dims; ++a) text += " x " + std::to_string(values[a]);
+  return text;
+}
+
+long long product(const Int3& v) { return static_cast<long long>(v[0]) * v[1] * v[2]; }
+
+std::string mebibytes(std::size_t bytes) {
+  std::ostringstream out;
+  out.precision(3);
+  out << static_cast<double>(bytes) / (1024.0 * 1024.0) << " MiB";
+  return out.str();
+}
+
+std::string neighbour_line(const grid::Decomposition& d, int dims) {
+  static const char* axes = "xyz";
+  std::string text = "rank " + std::to_string(d.rank) + " at (" + std::to_string(d.coords[0]);
+  for (int a = 1; a < dims; ++a) text += ", " + std::to_string(d.coords[a]);
+  text += "):";
+  for (int a = 0; a < dims; ++a) {
+    text += std::string("  ") + axes[a] + " [" + std::to_string(d.neighbour[a][0]) + ", " +
+            std::to_string(d.neighbour[a][1]) + "]";
+  }
+  return text;
+}
+
+std::string report(const config::Deck& deck, int ranks) {
+  const auto grid = config::global_grid(deck);
+  const int dims = grid.dim;
+  std::ostringstream out;
+  out << "# eddy check: " << deck.source << " is valid. Resolved deck (defaults filled in):\n"
+      << config::to_yaml(deck) << "---\n";
+  out << "grid: " << by_axis(grid.cells, dims) << " cells (" << grid.total_cells() << " in all), spacing";
+  for (int a = 0; a < dims; ++a) out << (a ? " x " : " ") << config::format_real(grid.spacing(a));
+  out << ", periodic in";
+  bool any_periodic = false;
+  for (int a = 0; a < dims; ++a) {
+    if (grid.periodic[a])
+      out << " "
+          << "xyz"[a];
+    any_periodic = any_periodic || grid.periodic[a];
+  }
+  out << (any_periodic ? "" : " no axis") << "\n";
+
+  const auto first = grid::plan_decomposition(grid, ranks, 0, deck.parallel.process_grid);
+  Int3 smallest, largest;
+  for (int a = 0; a < 3; ++a) {
+    largest[a] = grid::block_size(grid.cells[a], first.dims[a], 0);
+    smallest[a] = grid::block_size(grid.cells[a], first.dims[a], first.dims[a] - 1);
+  }
+  out << "decomposition over " << ranks << (ranks == 1 ? " rank" : " ranks") << ": process grid "
+      << by_axis(first.dims, dims) << "\n"
+      << "  local cells: smallest block " << by_axis(smallest, dims) << " (" << product(smallest) << "), largest "
+      << by_axis(largest, dims) << " (" << product(largest) << ")\n"
+      << "  neighbours (low, high per axis; -1 = physical boundary):\n";
+  constexpr int listed = 16;  // beyond this, show the first and the last rank only
+  for (int r = 0; r < ranks; ++r) {
+    if (ranks > listed && r != 0 && r != ranks - 1) continue;
+    if (ranks > listed && r == ranks - 1) out << "    ...\n";
+    out << "    " << neighbour_line(grid::plan_decomposition(grid, ranks, r, deck.parallel.process_grid), dims) << "\n";
+  }
+  const int ghost = fields::LocalShape{}.ghost;
+  out << "memory per rank (estimate, largest block, " << ghost << " ghost layer" << (ghost == 1 ? "" : "s")
+      << "): " << mebibytes(config::estimate_bytes_per_rank(deck, largest, ghost)) << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+int run_check(const CommandLine& line, int rank) {
+  try {
+    const auto deck = load_deck(line);
+    const auto text = report(deck, line.ranks);
+    if (rank == 0) std::fputs(text.c_str(), stdout);
+    return 0;
+  } catch (const Error& e) {
+    if (rank == 0) std::fprintf(stderr, "eddy: error: %s\n", e.what());
+    return 2;
+  }
+}
+
+}  // namespace eddy::app

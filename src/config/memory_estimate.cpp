@@ -1,0 +1,50 @@
+#include "config/memory_estimate.hpp"
+
+namespace eddy::config {
+
+// Fields counted, each of (n + 2 * ghost) points per axis (z too: 2D fields have ghosts in z), 8 bytes per Real:
+//   flow state               u, v, w, p                                                    4 fields
+//   time integration         one stored tendency per velocity component (RK3 low storage)  3 fields
+//   Poisson solver           multigrid: rhs and residual on the fine level, plus correction, rhs and residual
+//                            on the coarse levels, which together hold 1/(2^d - 1) of the fine points (1/7 in 3D)
+//                            mg_cg: the multigrid above plus CG's direction, operator image and preconditioned
+//                            residual (3); cg: rhs, residual, direction, operator image (4); jacobi: rhs and the
+//                            previous iterate (2)
+//   halo buffers             send and receive, both sides of every axis, for the 4 state fields
+// Not counted: output staging on the host, reduction scratch, and Kokkos' own small allocations.
+std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, int ghost_layers) {
+  const double bytes_per_real = sizeof(Real);
+  double extent[3];
+  for (int a = 0; a < 3; ++a) extent[a] = local_cells[a] + 2.0 * ghost_layers;
+  const double points = extent[0] * extent[1] * extent[2];
+
+  const int dims = deck.domain.dimensions;
+  const double coarse_fraction = 1.0 / ((1 << dims) - 1);
+  const double multigrid_fields = 2.0 + 3.0 * coarse_fraction;
+  double poisson_fields = 0;
+  switch (deck.pressure.solver) {
+    case PoissonSolverType::multigrid:
+      poisson_fields = multigrid_fields;
+      break;
+    case PoissonSolverType::mg_cg:
+      poisson_fields = multigrid_fields + 3.0;
+      break;
+    case PoissonSolverType::cg:
+      poisson_fields = 4.0;
+      break;
+    case PoissonSolverType::jacobi:
+      poisson_fields = 2.0;
+      break;
+  }
+  const double state_fields = 4.0, time_fields = 3.0;
+
+  double halo_points = 0;
+  for (int a = 0; a < 3; ++a) {
+    const double face_points = points / extent[a] * ghost_layers;
+    halo_points += 2.0 /* send, receive */ * 2.0 /* sides */ * state_fields * face_points;
+  }
+  const double total = (points * (state_fields + time_fields + poisson_fields) + halo_points) * bytes_per_real;
+  return static_cast<std::size_t>(total);
+}
+
+}  // namespace eddy::config

@@ -1,0 +1,316 @@
+#include "config/parse.hpp"
+
+#include "config/names.hpp"
+#include "config/schema.hpp"
+#include "config/suggest.hpp"
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <type_traits>
+
+namespace eddy::config {
+namespace {
+
+// The value given, as the user would write it: 'abc' for a scalar, [1, 2] or {a: 1} otherwise.
+std::string describe(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  YAML::Emitter out;
+  out << YAML::Flow << node;
+  return out.c_str();
+}
+
+std::string list_words(int count, const char* what) {
+  return "a list of " + std::to_string(count) + " " + what + " (one per axis in " + std::to_string(count) + "D)";
+}
+
+class DeckReader {
+ public:
+  explicit DeckReader(SourceMap& where) : where_(where) {}
+
+  Deck read(const YAML::Node& root) {
+    check_section(root, "");
+    Deck deck;
+    if (root["name"]) deck.name = read_string(root["name"], "name");
+    read_domain(section(root, "domain"), deck.domain);
+    dims_ = deck.domain.dimensions;
+    read_physics(section(root, "physics"), deck);
+    read_boundary(section(root, "boundary"), deck.boundary);
+    read_initial(section(root, "initial"), deck.initial);
+    read_time(section(root, "time"), deck.time);
+    read_numerics(section(root, "numerics"), deck.numerics);
+    read_pressure(section(root, "pressure"), deck.pressure);
+    read_output(section(root, "output"), deck.output);
+    read_parallel(section(root, "parallel"), deck.parallel);
+    return deck;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+    throw Error(where_.message(path, problem));
+  }
+
+  // Checks that `node` (the section at `path`) is a map of known, distinct keys; records the line of each key.
+  void check_section(const YAML::Node& node, const std::string& path) {
+    if (!node.IsMap()) fail(path, "expected a section of keys, got " + describe(node));
+    std::set<std::string> seen;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) fail(path, "a key must be a plain word, got " + describe(entry.first));
+      const std::string key = entry.first.Scalar();
+      const std::string key_path_text = key_path(path, key);
+      if (entry.first.Mark().line >= 0) where_.record_line(key_path_text, entry.first.Mark().line + 1);
+      const auto& allowed = *section_keys(path);
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        fail(key_path_text, unknown_key_problem(path, key));
+      }
+      if (!seen.insert(key).second) fail(key_path_text, "the key '" + key + "' is given twice");
+    }
+  }
+
+  // The section `key` of `parent` (checked), or an empty map when it is not given.
+  YAML::Node section(const YAML::Node& parent, const std::string& key) {
+    const auto node = parent[key];
+    if (!node) return YAML::Node(YAML::NodeType::Map);
+    check_section(node, key);
+    return node;
+  }
+
+  template <class T>
+  T read_scalar(const YAML::Node& node, const std::string& path, const std::string& expected) {
+    if (!node.IsScalar()) fail(path, "expected " + expected + ", got " + describe(node));
+    try {
+      return node.as<T>();
+    } catch (const YAML::Exception&) {
+      fail(path, "expected " + expected + ", got " + describe(node));
+    }
+  }
+
+  double read_number(const YAML::Node& node, const std::string& path) {
+    const double value = read_scalar<double>(node, path, "a number");
+    if (!std::isfinite(value)) fail(path, "expected a finite number, got " + describe(node));
+    return value;
+  }
+  int read_int(const YAML::Node& node, const std::string& path) { return read_scalar<int>(node, path, "an integer"); }
+  long long read_long(const YAML::Node& node, const std::string& path) {
+    return read_scalar<long long>(node, path, "an integer");
+  }
+  bool read_bool(const YAML::Node& node, const std::string& path) {
+    return read_scalar<bool>(node, path, "true or false");
+  }
+  std::string read_string(const YAML::Node& node, const std::string& path) {
+    return read_scalar<std::string>(node, path, "a text value");
+  }
+
+  template <class Enum>
+  Enum read_enum(const YAML::Node& node, const std::string& path) {
+    const auto allowed = allowed_names<Enum>();
+    const std::string expected = "one of " + join_words(allowed);
+    const auto name = read_scalar<std::string>(node, path, expected);
+    if (auto value = from_string<Enum>(name)) return *value;
+    std::string problem = "got " + describe(node) + "; allowed: " + join_words(allowed);
+    if (auto guess = nearest_word(name, allowed); !guess.empty()) problem += " (did you mean '" + guess + "'?)";
+    fail(path, problem);
+  }
+
+  // A list of exactly `count` numbers (or integers); entries past `count` keep `fill`.
+  template <class T>
+  std::array<T, 3> read_list(const YAML::Node& node, const std::string& path, int count, T fill, const char* what) {
+    const std::string expected = list_words(count, what);
+    if (!node.IsSequence() || static_cast<int>(node.size()) != count) {
+      fail(path, "expected " + expected + ", got " + describe(node) +
+                     (count == 2 ? " (domain.dimensions is 2)" : " (domain.dimensions is 3)"));
+    }
+    std::array<T, 3> values{fill, fill, fill};
+    for (int a = 0; a < count; ++a) {
+      if (node[a].Mark().line >= 0) where_.record_line(path + "[" + std::to_string(a) + "]", node[a].Mark().line + 1);
+      if constexpr (std::is_same_v<T, double>) {
+        values[a] = read_number(node[a], path + "[" + std::to_string(a) + "]");
+      } else {
+        values[a] = read_int(node[a], path + "[" + std::to_string(a) + "]");
+      }
+    }
+    return values;
+  }
+
+  void read_domain(const YAML::Node& node, DomainConfig& domain) {
+    if (node["dimensions"]) domain.dimensions = read_int(node["dimensions"], "domain.dimensions");
+    if (domain.dimensions != 2 && domain.dimensions != 3) {
+      fail("domain.dimensions", "got " + std::to_string(domain.dimensions) + "; allowed: 2, 3");
+    }
+    const int n = domain.dimensions;
+    if (node["cells"]) domain.cells = read_list<int>(node["cells"], "domain.cells", n, 1, "integers");
+    if (node["length"]) domain.length = read_list<double>(node["length"], "domain.length", n, 1.0, "numbers");
+    if (node["origin"]) domain.origin = read_list<double>(node["origin"], "domain.origin", n, 0.0, "numbers");
+    if (n == 2) {
+      // 2D is 3D with one cell in z; the z extent matches the x spacing so cells stay square in x-z.
+      domain.cells[2] = 1;
+      domain.length[2] = domain.cells[0] > 0 ? domain.length[0] / domain.cells[0] : domain.length[0];
+      domain.origin[2] = 0;
+    }
+  }
+
+  void read_physics(const YAML::Node& node, Deck& deck) {
+    if (node["viscosity"] && node["reynolds"]) {
+      fail("physics.reynolds", "give either physics.viscosity or physics.reynolds, not both");
+    }
+    if (node["viscosity"]) deck.physics.viscosity = read_number(node["viscosity"], "physics.viscosity");
+    if (node["reynolds"]) {
+      const double reynolds = read_number(node["reynolds"], "physics.reynolds");
+      if (!(reynolds > 0)) fail("physics.reynolds", "got " + describe(node["reynolds"]) + "; allowed: > 0");
+      // Re = U L / nu with the velocity scale U = 1 and the length scale L = domain.length[0].
+      deck.physics.viscosity = deck.domain.length[0] / reynolds;
+    }
+    if (node["density"]) deck.physics.density = read_number(node["density"], "physics.density");
+  }
+
+  FaceBoundary read_face(const YAML::Node& node, const std::string& path) {
+    FaceBoundary face;
+    if (node.IsScalar()) {  // shorthand: `x_low: no_slip`
+      face.type = read_enum<BoundaryType>(node, path + ".type");
+      if (face.type == BoundaryType::moving_wall || face.type == BoundaryType::inflow) {
+        fail(path, "a " + to_string(face.type) + " face needs a velocity: write {type: " + to_string(face.type) +
+                       ", velocity: [...]}");
+      }
+      return face;
+    }
+    check_section(node, path);
+    if (!node["type"]) fail(path + ".type", "missing; allowed: " + join_words(allowed_names<BoundaryType>()));
+    face.type = read_enum<BoundaryType>(node["type"], path + ".type");
+    const bool moves = face.type == BoundaryType::moving_wall || face.type == BoundaryType::inflow;
+    const std::string type_name = to_string(face.type);
+    if (moves && !node["velocity"]) fail(path + ".velocity", "missing: a " + type_name + " face needs a velocity");
+    if (!moves && node["velocity"]) {
+      fail(path + ".velocity", "applies only to moving_wall and inflow faces, not to " + type_name);
+    }
+    if (node["velocity"]) {
+      face.velocity = read_list<double>(node["velocity"], path + ".velocity", dims_, 0.0, "numbers");
+    }
+    if (node["profile"]) {
+      if (face.type != BoundaryType::inflow)
+        fail(path + ".profile", "applies only to inflow faces, not to " + type_name);
+      face.profile = read_enum<InflowProfile>(node["profile"], path + ".profile");
+    }
+    if (node["kind"]) {
+      if (face.type != BoundaryType::outflow)
+        fail(path + ".kind", "applies only to outflow faces, not to " + type_name);
+      face.outflow = read_enum<OutflowType>(node["kind"], path + ".kind");
+    }
+    return face;
+  }
+
+  void read_boundary(const YAML::Node& node, BoundaryConfig& boundary) {
+    FaceBoundary fallback;
+    if (node["default"]) fallback = read_face(node["default"], "boundary.default");
+    for (int f = 0; f < 6; ++f) {
+      const std::string name(face_names[f]);
+      const std::string path = "boundary." + name;
+      if (f >= 4 && dims_ == 2) {
+        if (node[name]) fail(path, "z faces exist only in 3D (domain.dimensions is 2); a 2D domain is periodic in z");
+        boundary.faces[f] = FaceBoundary{};
+        boundary.faces[f].type = BoundaryType::periodic;
+        continue;
+      }
+      boundary.faces[f] = node[name] ? read_face(node[name], path) : fallback;
+    }
+  }
+
+  void read_initial(const YAML::Node& node, InitialConfig& initial) {
+    if (node["type"]) initial.type = read_enum<InitialType>(node["type"], "initial.type");
+    if (node["velocity"]) {
+      initial.velocity = read_list<double>(node["velocity"], "initial.velocity", dims_, 0.0, "numbers");
+    }
+    if (node["amplitude"]) initial.amplitude = read_number(node["amplitude"], "initial.amplitude");
+    if (node["seed"]) {
+      const long long seed = read_long(node["seed"], "initial.seed");
+      if (seed < 0) fail("initial.seed", "got " + describe(node["seed"]) + "; allowed: an integer >= 0");
+      initial.seed = static_cast<unsigned long long>(seed);
+    }
+  }
+
+  void read_time_step(const YAML::Node& node, TimeConfig& time) {
+    const std::string expected = "'adaptive', a number, or {adaptive: true, initial: 1e-3}";
+    if (node.IsScalar() && node.Scalar() == "adaptive") {
+      time.adaptive = true;
+    } else if (node.IsScalar()) {
+      time.dt = read_scalar<double>(node, "time.dt", expected);
+      if (!std::isfinite(time.dt)) fail("time.dt", "expected " + expected + ", got " + describe(node));
+      time.adaptive = false;
+    } else if (node.IsMap()) {
+      check_section(node, "time.dt");
+      time.adaptive = node["adaptive"] ? read_bool(node["adaptive"], "time.dt.adaptive") : true;
+      if (node["initial"]) time.dt = read_number(node["initial"], "time.dt.initial");
+    } else {
+      fail("time.dt", "expected " + expected + ", got " + describe(node));
+    }
+  }
+
+  void read_time(const YAML::Node& node, TimeConfig& time) {
+    if (node["scheme"]) time.scheme = read_enum<TimeScheme>(node["scheme"], "time.scheme");
+    if (node["dt"]) read_time_step(node["dt"], time);
+    if (node["cfl"]) time.cfl = read_number(node["cfl"], "time.cfl");
+    if (node["viscous_safety"]) time.viscous_safety = read_number(node["viscous_safety"], "time.viscous_safety");
+    if (node["end_time"]) time.end_time = read_number(node["end_time"], "time.end_time");
+    if (node["max_steps"]) time.max_steps = read_long(node["max_steps"], "time.max_steps");
+    if (node["wall_time_limit"]) time.wall_time_limit = read_number(node["wall_time_limit"], "time.wall_time_limit");
+  }
+
+  void read_numerics(const YAML::Node& node, NumericsConfig& numerics) {
+    if (node["advection"]) numerics.advection = read_enum<AdvectionScheme>(node["advection"], "numerics.advection");
+  }
+
+  void read_pressure(const YAML::Node& node, PoissonConfig& pressure) {
+    if (node["solver"]) pressure.solver = read_enum<PoissonSolverType>(node["solver"], "pressure.solver");
+    if (node["rtol"]) pressure.rtol = read_number(node["rtol"], "pressure.rtol");
+    if (node["atol"]) pressure.atol = read_number(node["atol"], "pressure.atol");
+    if (node["max_iterations"]) pressure.max_iterations = read_int(node["max_iterations"], "pressure.max_iterations");
+    if (node["smoother"]) pressure.smoother = read_enum<SmootherType>(node["smoother"], "pressure.smoother");
+    if (node["cycle"]) pressure.cycle = read_enum<CycleType>(node["cycle"], "pressure.cycle");
+    if (node["pre_smooth"]) pressure.pre_smooth = read_int(node["pre_smooth"], "pressure.pre_smooth");
+    if (node["post_smooth"]) pressure.post_smooth = read_int(node["post_smooth"], "pressure.post_smooth");
+    if (node["check_every"]) pressure.check_every = read_int(node["check_every"], "pressure.check_every");
+  }
+
+  void read_output(const YAML::Node& node, OutputConfig& output) {
+    if (node["directory"]) output.directory = read_string(node["directory"], "output.directory");
+    if (node["overwrite"]) output.overwrite = read_bool(node["overwrite"], "output.overwrite");
+    if (node["interval_steps"]) output.interval_steps = read_long(node["interval_steps"], "output.interval_steps");
+    if (node["interval_time"]) output.interval_time = read_number(node["interval_time"], "output.interval_time");
+    if (const auto fields = node["fields"]) {
+      if (!fields.IsSequence()) fail("output.fields", "expected a list of field names, got " + describe(fields));
+      output.fields.clear();
+      for (std::size_t n = 0; n < fields.size(); ++n) {
+        output.fields.push_back(read_string(fields[n], "output.fields[" + std::to_string(n) + "]"));
+      }
+    }
+    if (node["checkpoint_interval_steps"]) {
+      output.checkpoint_interval_steps =
+          read_long(node["checkpoint_interval_steps"], "output.checkpoint_interval_steps");
+    }
+    if (node["keep_checkpoints"])
+      output.keep_checkpoints = read_int(node["keep_checkpoints"], "output.keep_checkpoints");
+    if (node["log_interval"]) output.log_interval = read_long(node["log_interval"], "output.log_interval");
+  }
+
+  void read_parallel(const YAML::Node& node, ParallelConfig& parallel) {
+    if (node["process_grid"]) {
+      parallel.process_grid = read_list<int>(node["process_grid"], "parallel.process_grid", dims_, 0, "integers");
+    }
+    if (node["halo_backend"])
+      parallel.halo_backend = read_enum<CommBackend>(node["halo_backend"], "parallel.halo_backend");
+    if (node["reduction_backend"]) {
+      parallel.reduction_backend = read_enum<CommBackend>(node["reduction_backend"], "parallel.reduction_backend");
+    }
+    if (node["overlap"]) parallel.overlap = read_bool(node["overlap"], "parallel.overlap");
+  }
+
+  SourceMap& where_;
+  int dims_ = 2;
+};
+
+}  // namespace
+
+Deck parse_deck(const YAML::Node& root, SourceMap& where) { return DeckReader(where).read(root); }
+
+}  // namespace eddy::config

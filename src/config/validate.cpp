@@ -1,0 +1,191 @@
+#include "config/validate.hpp"
+
+#include "config/names.hpp"
+#include "config/print.hpp"
+#include "config/suggest.hpp"
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace eddy::config {
+namespace {
+
+const char* axis_name(int axis) { return axis == 0 ? "x" : axis == 1 ? "y" : "z"; }
+
+class DeckChecker {
+ public:
+  DeckChecker(const Deck& deck, const SourceMap& where) : deck_(deck), where_(where) {}
+
+  void check_all() {
+    check_name();
+    check_domain();
+    check_physics();
+    check_boundary();
+    check_initial();
+    check_time();
+    check_pressure();
+    check_output();
+    check_parallel();
+  }
+
+ private:
+  // Fails with "path (where): got <value>; allowed: <allowed>" unless `ok`.
+  void require_value(bool ok, const std::string& path, const std::string& value, const std::string& allowed) const {
+    if (!ok) throw Error(where_.message(path, "got " + value + "; allowed: " + allowed));
+  }
+  void require_real(bool ok, const std::string& path, double value, const std::string& allowed) const {
+    require_value(ok, path, format_real(value), allowed);
+  }
+  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+    throw Error(where_.message(path, problem));
+  }
+
+  void check_name() {
+    const auto& name = deck_.name;
+    const bool safe = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
+    require_value(safe, "name", "'" + name + "'", "letters, digits, '_', '-' and '.' (it names output files)");
+  }
+
+  void check_domain() {
+    const auto& domain = deck_.domain;
+    for (int a = 0; a < domain.dimensions; ++a) {
+      const std::string index = "[" + std::to_string(a) + "]";
+      require_value(domain.cells[a] >= 1, "domain.cells" + index, std::to_string(domain.cells[a]), "an integer >= 1");
+      require_real(domain.length[a] > 0, "domain.length" + index, domain.length[a], "> 0");
+    }
+  }
+
+  void check_physics() {
+    require_real(deck_.physics.viscosity >= 0, "physics.viscosity", deck_.physics.viscosity,
+                 ">= 0 (kinematic viscosity; 0 = inviscid)");
+    require_real(deck_.physics.density > 0, "physics.density", deck_.physics.density, "> 0");
+  }
+
+  void check_boundary() {
+    const auto& faces = deck_.boundary.faces;
+    const int dims = deck_.domain.dimensions;
+    bool inflow = false, outflow = false;
+    for (int axis = 0; axis < dims; ++axis) {
+      const auto& low = faces[2 * axis];
+      const auto& high = faces[2 * axis + 1];
+      if ((low.type == BoundaryType::periodic) != (high.type == BoundaryType::periodic)) {
+        const int lone = low.type == BoundaryType::periodic ? 0 : 1;
+        const std::string path = "boundary." + std::string(face_names[2 * axis + lone]);
+        fail(path + ".type", "periodic on " + std::string(face_names[2 * axis + lone]) + " but " +
+                                 to_string(faces[2 * axis + 1 - lone].type) + " on " +
+                                 std::string(face_names[2 * axis + 1 - lone]) + "; the " + axis_name(axis) +
+                                 " axis must be periodic on both faces or on neither");
+      }
+      for (int side = 0; side < 2; ++side) {
+        const auto& face = faces[2 * axis + side];
+        const std::string path = "boundary." + std::string(face_names[2 * axis + side]) + ".velocity";
+        const double normal = face.velocity[axis];
+        if (face.type == BoundaryType::moving_wall) {
+          require_real(normal == 0, path + "[" + std::to_string(axis) + "]", normal,
+                       "0 (a wall moves along itself; its normal velocity must be zero)");
+        }
+        if (face.type == BoundaryType::inflow) {
+          // The normal velocity must point into the domain: +axis on the low face, -axis on the high face.
+          const bool inward = side == 0 ? normal > 0 : normal < 0;
+          require_real(inward, path + "[" + std::to_string(axis) + "]", normal,
+                       side == 0 ? "> 0 (inflow on a low face enters along +" + std::string(axis_name(axis)) + ")"
+                                 : "< 0 (inflow on a high face enters along -" + std::string(axis_name(axis)) + ")");
+          inflow = true;
+        }
+        if (face.type == BoundaryType::outflow) outflow = true;
+      }
+    }
+    if (inflow && !outflow) {
+      fail("boundary",
+           "an inflow face needs an outflow face somewhere: the incompressible flow entering the domain "
+           "must be able to leave it");
+    }
+  }
+
+  void check_initial() {
+    const auto& initial = deck_.initial;
+    require_real(initial.amplitude >= 0, "initial.amplitude", initial.amplitude, ">= 0");
+  }
+
+  void check_time() {
+    const auto& time = deck_.time;
+    require_real(time.dt > 0, time.adaptive ? "time.dt.initial" : "time.dt", time.dt, "> 0");
+    require_real(time.cfl > 0 && time.cfl <= 1.5, "time.cfl", time.cfl, "0 < cfl <= 1.5");
+    require_real(time.viscous_safety > 0 && time.viscous_safety <= 1, "time.viscous_safety", time.viscous_safety,
+                 "0 < viscous_safety <= 1 (a fraction of the explicit diffusion limit)");
+    require_real(time.end_time > 0, "time.end_time", time.end_time, "> 0");
+    require_value(time.max_steps >= 1, "time.max_steps", std::to_string(time.max_steps), "an integer >= 1");
+    require_real(time.wall_time_limit >= 0, "time.wall_time_limit", time.wall_time_limit, ">= 0 seconds (0 = none)");
+  }
+
+  void check_pressure() {
+    const auto& p = deck_.pressure;
+    require_real(p.rtol >= 0 && p.rtol < 1, "pressure.rtol", p.rtol, "0 <= rtol < 1");
+    require_real(p.atol >= 0, "pressure.atol", p.atol, ">= 0");
+    require_real(p.rtol > 0 || p.atol > 0, "pressure.atol", p.atol, "> 0 when pressure.rtol is 0 (a solve must stop)");
+    require_value(p.max_iterations >= 1, "pressure.max_iterations", std::to_string(p.max_iterations),
+                  "an integer >= 1");
+    require_value(p.pre_smooth >= 0, "pressure.pre_smooth", std::to_string(p.pre_smooth), "an integer >= 0");
+    require_value(p.post_smooth >= 0, "pressure.post_smooth", std::to_string(p.post_smooth), "an integer >= 0");
+    require_value(p.pre_smooth + p.post_smooth >= 1, "pressure.post_smooth", std::to_string(p.post_smooth),
+                  "pre_smooth + post_smooth >= 1 (a multigrid cycle must smooth)");
+    require_value(p.check_every >= 1, "pressure.check_every", std::to_string(p.check_every), "an integer >= 1");
+  }
+
+  void check_output() {
+    const auto& output = deck_.output;
+    require_value(!output.directory.empty(), "output.directory", "''", "a non-empty path");
+    require_value(output.interval_steps >= 0, "output.interval_steps", std::to_string(output.interval_steps),
+                  "an integer >= 0 (0 = off)");
+    require_real(output.interval_time >= 0, "output.interval_time", output.interval_time, ">= 0 (0 = off)");
+    const auto& known = output_field_names();
+    for (std::size_t n = 0; n < output.fields.size(); ++n) {
+      const auto& field = output.fields[n];
+      const std::string path = "output.fields[" + std::to_string(n) + "]";
+      if (std::find(known.begin(), known.end(), field) == known.end()) {
+        std::string allowed = join_words(known);
+        if (auto guess = nearest_word(field, known); !guess.empty()) allowed += " (did you mean '" + guess + "'?)";
+        require_value(false, path, "'" + field + "'", allowed);
+      }
+      if (std::find(output.fields.begin(), output.fields.begin() + n, field) != output.fields.begin() + n) {
+        fail(path, "'" + field + "' is listed twice");
+      }
+    }
+    require_value(output.checkpoint_interval_steps >= 0, "output.checkpoint_interval_steps",
+                  std::to_string(output.checkpoint_interval_steps), "an integer >= 0 (0 = only at the end)");
+    require_value(output.keep_checkpoints >= 1, "output.keep_checkpoints", std::to_string(output.keep_checkpoints),
+                  "an integer >= 1");
+    require_value(output.log_interval >= 1, "output.log_interval", std::to_string(output.log_interval),
+                  "an integer >= 1");
+  }
+
+  void check_parallel() {
+    const auto& grid = deck_.parallel.process_grid;
+    for (int a = 0; a < deck_.domain.dimensions; ++a) {
+      const std::string path = "parallel.process_grid[" + std::to_string(a) + "]";
+      require_value(grid[a] >= 0, path, std::to_string(grid[a]), "an integer >= 0 (0 = chosen automatically)");
+      require_value(grid[a] <= deck_.domain.cells[a], path, std::to_string(grid[a]),
+                    "at most domain.cells[" + std::to_string(a) + "] = " + std::to_string(deck_.domain.cells[a]) +
+                        " (each rank needs a cell)");
+    }
+  }
+
+  const Deck& deck_;
+  const SourceMap& where_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& output_field_names() {
+  static const std::vector<std::string> names{"velocity", "pressure", "vorticity", "divergence"};
+  return names;
+}
+
+void validate(const Deck& deck, const SourceMap& where) { DeckChecker(deck, where).check_all(); }
+
+void validate(const Deck& deck) { validate(deck, SourceMap(deck.source.empty() ? "<deck>" : deck.source)); }
+
+}  // namespace eddy::config

@@ -1,0 +1,228 @@
+#include "io/checkpoint.hpp"
+
+#include "core/error.hpp"
+#include "core/profile_region.hpp"
+#include "grid/index_ranges.hpp"
+#include "io/checksum.hpp"
+#include "io/collective.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <regex>
+#include <sstream>
+
+namespace eddy::io {
+
+namespace {
+
+constexpr std::array<const char*, 4> field_names{"u", "v", "w", "p"};
+using OwnedValues = Kokkos::View<Real****, Kokkos::LayoutLeft, MemSpace>;  // (nx, ny, nz, field)
+
+/// Checkpoints in `directory` by step.
+std::vector<std::pair<long long, std::filesystem::path>> list_checkpoints(const std::filesystem::path& directory) {
+  std::vector<std::pair<long long, std::filesystem::path>> found;
+  if (!std::filesystem::is_directory(directory)) return found;
+  const std::regex pattern(R"(checkpoint_(\d+)\.h5)");
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    std::smatch match;
+    if (std::regex_match(name, match, pattern)) found.emplace_back(std::stoll(match[1].str()), entry.path());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::string triple(const auto& values) {
+  if (values.size() != 3) return "(unreadable)";
+  std::ostringstream text;
+  text << values[0] << " x " << values[1] << " x " << values[2];
+  return text.str();
+}
+
+bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
+
+}  // namespace
+
+std::string Checkpointer::file_name(long long step) {
+  char name[48];
+  std::snprintf(name, sizeof(name), "checkpoint_%06lld.h5", step);
+  return name;
+}
+
+Checkpointer::Checkpointer(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
+                           parallel::Context& context, const std::filesystem::path& run_dir, std::string deck_text)
+    : deck_(deck),
+      decomp_(decomp),
+      shape_(shape),
+      context_(&context),
+      directory_(run_dir / "checkpoints"),
+      deck_text_(std::move(deck_text)),
+      mode_(default_write_mode()) {}
+
+std::filesystem::path Checkpointer::write(const fields::FlowState& state, double time, long long step, double dt) {
+  ProfileRegion region("io::checkpoint");
+  run_on_rank0(context_->comm(), [&] { std::filesystem::create_directories(directory_); });
+  const int g = shape_.ghost;
+  OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], 4);
+  const auto u = state.u, v = state.v, w = state.w, p = state.p;
+  Kokkos::parallel_for(
+      "io::pack_owned", grid::owned_cells(shape_), KOKKOS_LAMBDA(int i, int j, int k) {
+        owned(i - g, j - g, k - g, 0) = u(i, j, k);
+        owned(i - g, j - g, k - g, 1) = v(i, j, k);
+        owned(i - g, j - g, k - g, 2) = w(i, j, k);
+        owned(i - g, j - g, k - g, 3) = p(i, j, k);
+      });
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), owned);
+
+  const auto& n = decomp_.global.cells;
+  const auto& o = decomp_.offset;
+  const auto& c = decomp_.local_cells;
+  const std::vector<hsize_t> dims{hsize_t(n[2]), hsize_t(n[1]), hsize_t(n[0])};
+  const std::vector<hsize_t> offset{hsize_t(o[2]), hsize_t(o[1]), hsize_t(o[0])};
+  const std::vector<hsize_t> count{hsize_t(c[2]), hsize_t(c[1]), hsize_t(c[0])};
+  const std::size_t block = static_cast<std::size_t>(decomp_.local_cell_count());
+  std::vector<BlockDataset> datasets;
+  for (std::size_t f = 0; f < field_names.size(); ++f) {
+    const double* data = host.data() + f * block;
+    const std::uint64_t checksum = sum_checksums(context_->comm(), block_checksum(data, dims, offset, count));
+    datasets.push_back({field_names[f], dims, offset, count, data, {{"checksum", checksum}}});
+  }
+  const auto& d = deck_.domain;
+  const Attributes attributes{
+      {"time", time},
+      {"step", step},
+      {"dt", dt},
+      {"deck", deck_text_},
+      {"eddy_version", std::string(EDDY_VERSION)},
+      {"dimensions", static_cast<long long>(d.dimensions)},
+      {"cells", std::vector<long long>{d.cells[0], d.cells[1], d.cells[2]}},
+      {"length", std::vector<double>{d.length[0], d.length[1], d.length[2]}},
+      {"origin", std::vector<double>{d.origin[0], d.origin[1], d.origin[2]}},
+      {"viscosity", deck_.physics.viscosity},
+      {"density", deck_.physics.density},
+  };
+  const std::filesystem::path final_path = directory_ / file_name(step);
+  const std::filesystem::path tmp_path = final_path.string() + ".tmp";
+  write_block_file(tmp_path, context_->comm(), mode_, attributes, datasets);
+  run_on_rank0(context_->comm(), [&] {
+    std::filesystem::rename(tmp_path, final_path);
+    remove_old_checkpoints(step);
+  });
+  return final_path;
+}
+
+void Checkpointer::remove_old_checkpoints(long long newest_step) const {
+  const int keep = deck_.output.keep_checkpoints;
+  if (keep <= 0) return;
+  auto found = list_checkpoints(directory_);
+  std::erase_if(found, [&](const auto& entry) { return entry.first >= newest_step; });
+  const long long older_to_keep = keep - 1;
+  for (long long n = 0; n + older_to_keep < static_cast<long long>(found.size()); ++n) {
+    std::filesystem::remove(found[static_cast<std::size_t>(n)].second);
+  }
+}
+
+std::filesystem::path Checkpointer::resolve(const std::string& path_or_latest) const {
+  std::string resolved;
+  run_on_rank0(context_->comm(), [&] {
+    if (path_or_latest == "latest") {
+      const auto found = list_checkpoints(directory_);
+      if (found.empty()) {
+        throw Error("--restart latest: no checkpoint in '" + directory_.string() +
+                    "' (checkpoint_NNNNNN.h5); give a checkpoint path instead");
+      }
+      resolved = found.back().second.string();
+      return;
+    }
+    for (const auto& candidate : {std::filesystem::path(path_or_latest), directory_ / path_or_latest}) {
+      if (std::filesystem::exists(candidate)) {
+        resolved = candidate.string();
+        return;
+      }
+    }
+    throw Error("--restart: checkpoint '" + path_or_latest + "' does not exist (also looked in '" +
+                directory_.string() + "')");
+  });
+  return broadcast_string(context_->comm(), resolved);
+}
+
+void Checkpointer::check_compatible(const H5Reader& file, const std::filesystem::path& path) const {
+  const auto& d = deck_.domain;
+  const auto cells = file.read_integers("cells");
+  const auto length = file.read_doubles("length");
+  const bool same_grid = cells.size() == 3 && length.size() == 3 && cells[0] == d.cells[0] && cells[1] == d.cells[1] &&
+                         cells[2] == d.cells[2] && close(length[0], d.length[0]) && close(length[1], d.length[1]) &&
+                         close(length[2], d.length[2]);
+  if (!same_grid) {
+    throw Error("checkpoint '" + path.string() + "' is for a grid of " + triple(cells) + " cells and length " +
+                triple(length) + "; this deck has " + triple(d.cells) + " cells and length " + triple(d.length) +
+                "; restart with the deck of that run");
+  }
+  const long long dimensions = file.read_integer("dimensions");
+  const double viscosity = file.read_double("viscosity");
+  const double density = file.read_double("density");
+  if (dimensions != d.dimensions || !close(viscosity, deck_.physics.viscosity) ||
+      !close(density, deck_.physics.density)) {
+    std::ostringstream text;
+    text << "checkpoint '" << path.string() << "' is of other physics (dimensions " << dimensions << ", viscosity "
+         << viscosity << ", density " << density << ") than this deck (dimensions " << d.dimensions << ", viscosity "
+         << deck_.physics.viscosity << ", density " << deck_.physics.density << ")";
+    throw Error(text.str());
+  }
+}
+
+CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::FlowState& state) const {
+  ProfileRegion region("io::restart");
+  CheckpointMeta meta;
+  meta.path = resolve(path_or_latest);
+  const auto& o = decomp_.offset;
+  const auto& c = decomp_.local_cells;
+  const std::vector<hsize_t> offset{hsize_t(o[2]), hsize_t(o[1]), hsize_t(o[0])};
+  const std::vector<hsize_t> count{hsize_t(c[2]), hsize_t(c[1]), hsize_t(c[0])};
+  const std::size_t block = static_cast<std::size_t>(decomp_.local_cell_count());
+  OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], 4);
+  auto host = Kokkos::create_mirror_view(owned);
+  std::array<std::uint64_t, 4> stored{}, shares{};
+  run_collectively(context_->comm(), [&] {
+    const H5Reader file(meta.path);
+    check_compatible(file, meta.path);
+    meta.time = file.read_double("time");
+    meta.step = file.read_integer("step");
+    meta.dt = file.read_double("dt");
+    meta.deck_text = file.read_string("deck");
+    meta.eddy_version = file.read_string("eddy_version");
+    for (std::size_t f = 0; f < field_names.size(); ++f) {
+      const std::vector<hsize_t> dims = file.dims(field_names[f]);
+      if (dims != std::vector<hsize_t>{hsize_t(deck_.domain.cells[2]), hsize_t(deck_.domain.cells[1]),
+                                       hsize_t(deck_.domain.cells[0])}) {
+        throw Error("checkpoint '" + meta.path.string() + "': dataset /" + field_names[f] + " has the wrong shape");
+      }
+      double* data = host.data() + f * block;
+      file.read_block(field_names[f], offset, count, data);
+      stored[f] = file.read_uint64("checksum", field_names[f]);
+      shares[f] = block_checksum(data, dims, offset, count);
+    }
+  });
+  for (std::size_t f = 0; f < field_names.size(); ++f) {
+    if (sum_checksums(context_->comm(), shares[f]) != stored[f]) {
+      throw Error("checkpoint '" + meta.path.string() + "' is corrupted: the checksum of /" + field_names[f] +
+                  " does not match its data");
+    }
+  }
+  Kokkos::deep_copy(owned, host);
+  const int g = shape_.ghost;
+  const auto u = state.u, v = state.v, w = state.w, p = state.p;
+  Kokkos::parallel_for(
+      "io::unpack_owned", grid::owned_cells(shape_), KOKKOS_LAMBDA(int i, int j, int k) {
+        u(i, j, k) = owned(i - g, j - g, k - g, 0);
+        v(i, j, k) = owned(i - g, j - g, k - g, 1);
+        w(i, j, k) = owned(i - g, j - g, k - g, 2);
+        p(i, j, k) = owned(i - g, j - g, k - g, 3);
+      });
+  Kokkos::fence("io::unpack_owned");
+  return meta;
+}
+
+}  // namespace eddy::io

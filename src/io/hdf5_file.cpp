@@ -1,0 +1,272 @@
+#include "io/hdf5_file.hpp"
+
+#include "core/error.hpp"
+#include "io/collective.hpp"
+
+#include <cstdlib>
+#include <exception>
+
+namespace eddy::io {
+
+namespace {
+
+/// Closes an HDF5 handle with the matching close call when it goes out of scope.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle(hid_t id, Closer closer, const std::string& what) : id_(id), closer_(closer) {
+    if (id_ < 0) throw Error("HDF5: " + what + " failed");
+  }
+  ~Handle() {
+    if (id_ >= 0) closer_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  operator hid_t() const { return id_; }
+
+ private:
+  hid_t id_;
+  Closer closer_;
+};
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw Error("HDF5: " + what + " failed");
+}
+
+/// Writes one attribute on `object` (a file or dataset handle).
+void write_attribute(hid_t object, const std::string& name, const AttributeValue& value) {
+  auto write_array = [&](hid_t type, const void* data, hsize_t n) {
+    Handle space(n == 0 ? H5Screate(H5S_NULL) : H5Screate_simple(1, &n, nullptr), H5Sclose, "dataspace " + name);
+    Handle attribute(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                     "creating attribute " + name);
+    if (n > 0) check(H5Awrite(attribute, type, data), "writing attribute " + name);
+  };
+  auto write_scalar = [&](hid_t type, const void* data) {
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose, "dataspace " + name);
+    Handle attribute(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                     "creating attribute " + name);
+    check(H5Awrite(attribute, type, data), "writing attribute " + name);
+  };
+  if (const auto* d = std::get_if<double>(&value)) {
+    write_scalar(H5T_NATIVE_DOUBLE, d);
+  } else if (const auto* i = std::get_if<long long>(&value)) {
+    write_scalar(H5T_NATIVE_LLONG, i);
+  } else if (const auto* u = std::get_if<std::uint64_t>(&value)) {
+    write_scalar(H5T_NATIVE_UINT64, u);
+  } else if (const auto* s = std::get_if<std::string>(&value)) {
+    Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+    const std::string padded = s->empty() ? std::string(1, '\0') : *s;
+    check(H5Tset_size(type, padded.size()), "string size");
+    check(H5Tset_strpad(type, H5T_STR_NULLPAD), "string padding");
+    write_scalar(type, padded.data());
+  } else if (const auto* ds = std::get_if<std::vector<double>>(&value)) {
+    write_array(H5T_NATIVE_DOUBLE, ds->data(), ds->size());
+  } else if (const auto* is = std::get_if<std::vector<long long>>(&value)) {
+    write_array(H5T_NATIVE_LLONG, is->data(), is->size());
+  }
+}
+
+void write_attributes(hid_t object, const Attributes& attributes) {
+  for (const auto& [name, value] : attributes) write_attribute(object, name, value);
+}
+
+/// Writes this rank's block of `dataset` (already created in the file) with the transfer properties `transfer`.
+void write_block(hid_t file, const BlockDataset& dataset, hid_t transfer) {
+  Handle data(H5Dopen2(file, dataset.name.c_str(), H5P_DEFAULT), H5Dclose, "opening dataset " + dataset.name);
+  Handle file_space(H5Dget_space(data), H5Sclose, "file dataspace of " + dataset.name);
+  const int rank = static_cast<int>(dataset.count.size());
+  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, dataset.offset.data(), nullptr, dataset.count.data(), nullptr),
+        "selecting the block of " + dataset.name);
+  Handle memory_space(H5Screate_simple(rank, dataset.count.data(), nullptr), H5Sclose, "memory dataspace");
+  check(H5Dwrite(data, H5T_NATIVE_DOUBLE, memory_space, file_space, transfer, dataset.data),
+        "writing dataset " + dataset.name);
+}
+
+/// Creates every dataset with its attributes (no data yet).
+void create_datasets(hid_t file, const std::vector<BlockDataset>& datasets) {
+  for (const auto& dataset : datasets) {
+    Handle space(H5Screate_simple(static_cast<int>(dataset.global_dims.size()), dataset.global_dims.data(), nullptr),
+                 H5Sclose, "dataspace of " + dataset.name);
+    Handle data(H5Dcreate2(file, dataset.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                H5Dclose, "creating dataset " + dataset.name);
+    write_attributes(data, dataset.attributes);
+  }
+}
+
+#ifdef EDDY_HDF5_PARALLEL
+void write_collective(const std::filesystem::path& path, MPI_Comm comm, const Attributes& file_attributes,
+                      const std::vector<BlockDataset>& datasets) {
+  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+  check(H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL), "selecting MPI-IO");
+  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose, "creating " + path.string());
+  write_attributes(file, file_attributes);
+  create_datasets(file, datasets);
+  Handle transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
+  check(H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE), "collective transfer");
+  for (const auto& dataset : datasets) write_block(file, dataset, transfer);
+}
+#endif
+
+void write_token_passing(const std::filesystem::path& path, MPI_Comm comm, const Attributes& file_attributes,
+                         const std::vector<BlockDataset>& datasets) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  constexpr int token_tag = 7101;
+  int token = 1;  // 1: the file is fine so far; 0: an earlier rank failed, skip writing
+  if (rank > 0) MPI_Recv(&token, 1, MPI_INT, rank - 1, token_tag, comm, MPI_STATUS_IGNORE);
+  std::string error;
+  if (token == 1) {
+    try {
+      if (rank == 0) {
+        Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
+                    "creating " + path.string());
+        write_attributes(file, file_attributes);
+        create_datasets(file, datasets);
+        for (const auto& dataset : datasets) write_block(file, dataset, H5P_DEFAULT);
+      } else {
+        Handle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, "opening " + path.string());
+        for (const auto& dataset : datasets) write_block(file, dataset, H5P_DEFAULT);
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+      token = 0;
+    }
+  }
+  if (rank + 1 < size) MPI_Send(&token, 1, MPI_INT, rank + 1, token_tag, comm);
+  run_collectively(comm, [&] {
+    if (!error.empty()) throw Error(error);
+  });
+}
+
+}  // namespace
+
+WriteMode default_write_mode() {
+#ifdef EDDY_HDF5_PARALLEL
+  const char* force = std::getenv("EDDY_HDF5_TOKEN_PASSING");
+  if (force != nullptr && std::string(force) == "1") return WriteMode::token_passing;
+  return WriteMode::collective;
+#else
+  return WriteMode::token_passing;
+#endif
+}
+
+void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMode mode,
+                      const Attributes& file_attributes, const std::vector<BlockDataset>& datasets) {
+  if (mode == WriteMode::collective) {
+#ifdef EDDY_HDF5_PARALLEL
+    run_collectively(comm, [&] { write_collective(path, comm, file_attributes, datasets); });
+    return;
+#else
+    throw Error("HDF5: collective writes need an HDF5 built with MPI; this build has serial HDF5");
+#endif
+  }
+  write_token_passing(path, comm, file_attributes, datasets);
+}
+
+H5Reader::H5Reader(const std::filesystem::path& path) : path_(path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  if (!std::filesystem::exists(path)) throw Error("HDF5 file '" + path.string() + "' does not exist");
+  if (H5Fis_accessible(path.c_str(), H5P_DEFAULT) <= 0) {
+    throw Error("'" + path.string() + "' is not a readable HDF5 file (truncated or corrupted?)");
+  }
+  file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file_ < 0) throw Error("cannot open '" + path.string() + "' as HDF5 (truncated or corrupted?)");
+}
+
+H5Reader::~H5Reader() {
+  if (file_ >= 0) H5Fclose(file_);
+}
+
+hid_t H5Reader::open_attribute(const std::string& name, const std::string& object) const {
+  const hid_t attribute = H5Aopen_by_name(file_, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
+  if (attribute < 0) {
+    throw Error("'" + path_.string() + "' has no attribute '" + name + "' on '" + object + "'");
+  }
+  return attribute;
+}
+
+bool H5Reader::has_attribute(const std::string& name, const std::string& object) const {
+  return H5Aexists_by_name(file_, object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
+}
+
+double H5Reader::read_double(const std::string& name, const std::string& object) const {
+  Handle attribute(open_attribute(name, object), H5Aclose, "attribute " + name);
+  double value = 0;
+  check(H5Aread(attribute, H5T_NATIVE_DOUBLE, &value), "reading attribute " + name);
+  return value;
+}
+
+long long H5Reader::read_integer(const std::string& name, const std::string& object) const {
+  Handle attribute(open_attribute(name, object), H5Aclose, "attribute " + name);
+  long long value = 0;
+  check(H5Aread(attribute, H5T_NATIVE_LLONG, &value), "reading attribute " + name);
+  return value;
+}
+
+std::uint64_t H5Reader::read_uint64(const std::string& name, const std::string& object) const {
+  Handle attribute(open_attribute(name, object), H5Aclose, "attribute " + name);
+  std::uint64_t value = 0;
+  check(H5Aread(attribute, H5T_NATIVE_UINT64, &value), "reading attribute " + name);
+  return value;
+}
+
+std::string H5Reader::read_string(const std::string& name, const std::string& object) const {
+  Handle attribute(open_attribute(name, object), H5Aclose, "attribute " + name);
+  Handle type(H5Aget_type(attribute), H5Tclose, "type of " + name);
+  if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) > 0) {
+    throw Error("attribute '" + name + "' of '" + path_.string() + "' is not a fixed-length string");
+  }
+  std::string value(H5Tget_size(type), '\0');
+  check(H5Aread(attribute, type, value.data()), "reading attribute " + name);
+  value.resize(value.find_last_not_of('\0') == std::string::npos ? 0 : value.find_last_not_of('\0') + 1);
+  return value;
+}
+
+namespace {
+template <typename T>
+std::vector<T> read_array(hid_t attribute, hid_t memory_type, const std::string& name) {
+  Handle space(H5Aget_space(attribute), H5Sclose, "dataspace of " + name);
+  const hssize_t n = H5Sget_simple_extent_npoints(space);
+  std::vector<T> values(static_cast<std::size_t>(n > 0 ? n : 0));
+  if (!values.empty()) check(H5Aread(attribute, memory_type, values.data()), "reading attribute " + name);
+  return values;
+}
+}  // namespace
+
+std::vector<double> H5Reader::read_doubles(const std::string& name, const std::string& object) const {
+  Handle attribute(open_attribute(name, object), H5Aclose, "attribute " + name);
+  return read_array<double>(attribute, H5T_NATIVE_DOUBLE, name);
+}
+
+std::vector<long long> H5Reader::read_integers(const std::string& name, const std::string& object) const {
+  Handle attribute(open_attribute(name, object), H5Aclose, "attribute " + name);
+  return read_array<long long>(attribute, H5T_NATIVE_LLONG, name);
+}
+
+bool H5Reader::has_dataset(const std::string& name) const { return H5Lexists(file_, name.c_str(), H5P_DEFAULT) > 0; }
+
+std::vector<hsize_t> H5Reader::dims(const std::string& name) const {
+  if (!has_dataset(name)) throw Error("'" + path_.string() + "' has no dataset '" + name + "'");
+  Handle data(H5Dopen2(file_, name.c_str(), H5P_DEFAULT), H5Dclose, "opening dataset " + name);
+  Handle space(H5Dget_space(data), H5Sclose, "dataspace of " + name);
+  std::vector<hsize_t> dims(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  return dims;
+}
+
+void H5Reader::read_block(const std::string& name, const std::vector<hsize_t>& offset,
+                          const std::vector<hsize_t>& count, double* out) const {
+  if (!has_dataset(name)) throw Error("'" + path_.string() + "' has no dataset '" + name + "'");
+  Handle data(H5Dopen2(file_, name.c_str(), H5P_DEFAULT), H5Dclose, "opening dataset " + name);
+  Handle file_space(H5Dget_space(data), H5Sclose, "dataspace of " + name);
+  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, offset.data(), nullptr, count.data(), nullptr),
+        "selecting a block of " + name);
+  Handle memory_space(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose,
+                      "memory dataspace");
+  if (H5Dread(data, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, out) < 0) {
+    throw Error("reading dataset '" + name + "' of '" + path_.string() + "' failed (truncated or corrupted file?)");
+  }
+}
+
+}  // namespace eddy::io

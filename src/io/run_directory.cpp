@@ -1,0 +1,74 @@
+#include "io/run_directory.hpp"
+
+#include "core/error.hpp"
+#include "io/collective.hpp"
+#include "io/text_file.hpp"
+
+#include <ctime>
+
+namespace eddy::io {
+
+namespace {
+
+/// Local time as YYYYmmdd-HHMMSS, for names of folders and files moved aside.
+std::string timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y%m%d-%H%M%S", &local);
+  return text;
+}
+
+/// `base` + suffix, with -2, -3, ... appended if that name is taken.
+std::filesystem::path unused_name(const std::string& base, const std::string& suffix = "") {
+  std::filesystem::path candidate = base + suffix;
+  for (int n = 2; std::filesystem::exists(candidate); ++n) candidate = base + "-" + std::to_string(n) + suffix;
+  return candidate;
+}
+
+}  // namespace
+
+bool holds_results(const std::filesystem::path& directory) {
+  if (!std::filesystem::is_directory(directory)) return false;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "deck.yaml" || name == "telemetry.csv" || name == "summary.json" || name == "fields.xmf" ||
+        name == "checkpoints" || (name.starts_with("fields_") && name.ends_with(".h5"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::filesystem::path prepare_run_directory(const config::OutputConfig& output, parallel::Context& context,
+                                            bool restarting, const std::string& deck_text) {
+  const std::filesystem::path directory(output.directory);
+  run_on_rank0(context.comm(), [&] {
+    if (std::filesystem::exists(directory) && !std::filesystem::is_directory(directory)) {
+      throw Error("output.directory: '" + output.directory + "' exists and is not a folder");
+    }
+    const std::filesystem::path deck_file = directory / "deck.yaml";
+    if (restarting) {
+      std::filesystem::create_directories(directory);
+      if (std::filesystem::exists(deck_file) && read_text(deck_file) != deck_text) {
+        std::filesystem::rename(deck_file,
+                                unused_name((directory / ("deck.before-restart-" + timestamp())).string(), ".yaml"));
+      }
+    } else if (holds_results(directory)) {
+      if (!output.overwrite) {
+        throw Error("output.directory: '" + output.directory +
+                    "' already holds results of an earlier run; pass --set output.overwrite=true, choose another "
+                    "directory, or --restart latest");
+      }
+      const std::string trimmed = directory.lexically_normal().string();
+      const std::string base = trimmed.ends_with('/') ? trimmed.substr(0, trimmed.size() - 1) : trimmed;
+      std::filesystem::rename(directory, unused_name(base + ".old-" + timestamp()));
+    }
+    std::filesystem::create_directories(directory);
+    write_text_atomically(deck_file, deck_text);
+  });
+  return directory;
+}
+
+}  // namespace eddy::io

@@ -1,0 +1,56 @@
+#include "io/xdmf.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace eddy::io {
+
+namespace {
+
+/// A double printed so it reads back to the same value.
+std::string exact(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return text;
+}
+
+}  // namespace
+
+std::string xdmf_time_series(const XdmfGrid& grid, const std::vector<XdmfStep>& steps) {
+  const auto& n = grid.cells;
+  const std::string cell_dims = std::to_string(n[2]) + " " + std::to_string(n[1]) + " " + std::to_string(n[0]);
+  const std::string point_dims =
+      std::to_string(n[2] + 1) + " " + std::to_string(n[1] + 1) + " " + std::to_string(n[0] + 1);
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" ?>\n"
+    << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+    << "<Xdmf Version=\"2.0\">\n"
+    << "  <Domain>\n"
+    << "    <Grid Name=\"fields\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (const auto& s : steps) {
+    x << "      <Grid Name=\"step_" << s.step << "\" GridType=\"Uniform\">\n"
+      << "        <Time Value=\"" << exact(s.time) << "\"/>\n"
+      << "        <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" << point_dims << "\"/>\n"
+      << "        <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+      << "          <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">"
+      << exact(grid.origin[2]) << " " << exact(grid.origin[1]) << " " << exact(grid.origin[0]) << "</DataItem>\n"
+      << "          <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">"
+      << exact(grid.spacing[2]) << " " << exact(grid.spacing[1]) << " " << exact(grid.spacing[0]) << "</DataItem>\n"
+      << "        </Geometry>\n";
+    for (const auto& a : s.arrays) {
+      const bool vector = a.components == 3;
+      x << "        <Attribute Name=\"" << a.name << "\" AttributeType=\"" << (vector ? "Vector" : "Scalar")
+        << "\" Center=\"Cell\">\n"
+        << "          <DataItem Dimensions=\"" << cell_dims << (vector ? " 3" : "")
+        << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << s.file << ":/" << a.name << "</DataItem>\n"
+        << "        </Attribute>\n";
+    }
+    x << "      </Grid>\n";
+  }
+  x << "    </Grid>\n"
+    << "  </Domain>\n"
+    << "</Xdmf>\n";
+  return x.str();
+}
+
+}  // namespace eddy::io

@@ -1,0 +1,121 @@
+// Every deck in inputs/ loads, validates and round-trips; defaults come from deck.hpp; derived values are right.
+#include "config/embedded_deck.hpp"
+#include "config/global_grid.hpp"
+#include "config/load.hpp"
+#include "config/memory_estimate.hpp"
+#include "config/print.hpp"
+#include "config_test_helpers.hpp"
+
+#include <filesystem>
+
+namespace eddy::config {
+namespace {
+
+using testing::source_dir;
+
+std::vector<std::string> input_decks() {
+  std::vector<std::string> decks;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/inputs")) {
+    if (entry.path().extension() == ".yaml") decks.push_back(entry.path().string());
+  }
+  return decks;
+}
+
+TEST(ConfigDecks, EveryInputDeckLoadsAndRoundTrips) {
+  const auto decks = input_decks();
+  ASSERT_GE(decks.size(), 6u) << "inputs/ holds the six documented decks";
+  for (const auto& path : decks) {
+    SCOPED_TRACE(path);
+    const Deck deck = load(path);
+    EXPECT_EQ(deck.source, path);
+    EXPECT_EQ(std::filesystem::path(path).stem().string(), deck.name) << "a deck's name matches its file";
+    EXPECT_EQ(load_text(to_yaml(deck), deck.source), deck);
+  }
+}
+
+TEST(ConfigDecks, EmbeddedDefaultIsTheCavityDeck) {
+  Deck embedded = load_default();
+  const Deck file = load(source_dir() + "/inputs/cavity2d_re100.yaml");
+  EXPECT_EQ(embedded.source, embedded_deck_name);
+  embedded.source = file.source;
+  EXPECT_EQ(embedded, file);
+}
+
+TEST(ConfigDecks, CavityDeckResolvesReynoldsAndTwoDimensionalDefaults) {
+  const Deck deck = load(source_dir() + "/inputs/cavity2d_re100.yaml");
+  EXPECT_EQ(deck.domain.dimensions, 2);
+  EXPECT_EQ(deck.domain.cells, (std::array<int, 3>{64, 64, 1}));
+  EXPECT_DOUBLE_EQ(deck.physics.viscosity, 1.0 / 100);  // Re = U L / nu, U = 1, L = 1
+  EXPECT_DOUBLE_EQ(deck.domain.length[2], 1.0 / 64);    // 2D: one cell in z, as wide as in x
+  EXPECT_EQ(deck.boundary.face(1, 1).type, BoundaryType::moving_wall);
+  EXPECT_EQ(deck.boundary.face(1, 1).velocity, (std::array<double, 3>{1, 0, 0}));
+  EXPECT_EQ(deck.boundary.face(2, 0).type, BoundaryType::periodic);
+  EXPECT_EQ(deck.boundary.face(2, 1).type, BoundaryType::periodic);
+  EXPECT_TRUE(deck.time.adaptive);
+  EXPECT_EQ(deck.output.directory, "runs/cavity2d_re100");
+  EXPECT_DOUBLE_EQ(deck.output.interval_time, 1.0);
+}
+
+TEST(ConfigDecks, ReynoldsUsesTheLengthOfX) {
+  const Deck deck = load_text("domain: {length: [4, 1]}\nphysics: {reynolds: 200}\n", "t");
+  EXPECT_DOUBLE_EQ(deck.physics.viscosity, 4.0 / 200);
+}
+
+TEST(ConfigDecks, MissingKeysTakeTheDefaultsOfDeckHpp) {
+  Deck expected;
+  expected.name = "minimal";
+  expected.source = "t";
+  expected.domain.length[2] = expected.domain.length[0] / expected.domain.cells[0];
+  expected.boundary.faces[4].type = BoundaryType::periodic;
+  expected.boundary.faces[5].type = BoundaryType::periodic;
+  EXPECT_EQ(load_text("name: minimal\n", "t"), expected);
+  expected.name = Deck{}.name;
+  EXPECT_EQ(load_text("", "t"), expected) << "an empty deck is every default";
+}
+
+TEST(ConfigDecks, DefaultFaceAppliesToUnlistedFacesOnly) {
+  const Deck deck = load_text(
+      "domain: {dimensions: 3, cells: [8, 8, 8]}\n"
+      "boundary: {default: {type: free_slip}, y_high: {type: moving_wall, velocity: [1, 0, 0.5]}}\n",
+      "t");
+  for (int f : {0, 1, 2, 4, 5}) EXPECT_EQ(deck.boundary.faces[f].type, BoundaryType::free_slip) << f;
+  EXPECT_EQ(deck.boundary.faces[3].type, BoundaryType::moving_wall);
+  EXPECT_EQ(deck.boundary.faces[3].velocity, (std::array<double, 3>{1, 0, 0.5}));
+}
+
+TEST(ConfigDecks, TimeStepForms) {
+  EXPECT_TRUE(load_text("time: {dt: adaptive}\n", "t").time.adaptive);
+  const Deck fixed = load_text("time: {dt: 2.5e-4}\n", "t");
+  EXPECT_FALSE(fixed.time.adaptive);
+  EXPECT_DOUBLE_EQ(fixed.time.dt, 2.5e-4);
+  const Deck first = load_text("time: {dt: {adaptive: true, initial: 1e-5}}\n", "t");
+  EXPECT_TRUE(first.time.adaptive);
+  EXPECT_DOUBLE_EQ(first.time.dt, 1e-5);
+}
+
+TEST(ConfigDecks, GlobalGridFollowsTheDeck) {
+  const Deck channel = load(source_dir() + "/inputs/channel2d_poiseuille.yaml");
+  const auto grid = global_grid(channel);
+  EXPECT_EQ(grid.dim, 2);
+  EXPECT_EQ(grid.cells, (Int3{128, 32, 1}));
+  EXPECT_DOUBLE_EQ(grid.spacing(0), 4.0 / 128);
+  EXPECT_EQ(grid.periodic, (std::array<bool, 3>{false, false, true}));
+  const Deck tgv = load(source_dir() + "/inputs/taylor_green3d_re1600.yaml");
+  EXPECT_EQ(global_grid(tgv).periodic, (std::array<bool, 3>{true, true, true}));
+  EXPECT_DOUBLE_EQ(global_grid(tgv).origin[2], -M_PI);
+}
+
+TEST(ConfigDecks, MemoryEstimateCountsTheListedFields) {
+  Deck deck = load_text("domain: {dimensions: 3, cells: [8, 8, 8]}\n", "t");
+  // 8^3 cells + 1 ghost per side = 1000 points; halo: 3 axes x (send, recv) x 2 sides x 4 fields x 100 points.
+  const double multigrid_fields = 4 + 3 + 2 + 3.0 / 7;
+  const double expected = (1000 * multigrid_fields + 3 * 2 * 2 * 4 * 100) * 8;
+  EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)), expected, 1.0);
+  deck.pressure.solver = PoissonSolverType::cg;
+  EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)),
+              (1000 * (4 + 3 + 4) + 3 * 2 * 2 * 4 * 100) * 8, 1.0);
+  EXPECT_GT(estimate_bytes_per_rank(deck, {8, 8, 8}, 2), estimate_bytes_per_rank(deck, {8, 8, 8}, 1));
+}
+
+}  // namespace
+}  // namespace eddy::config

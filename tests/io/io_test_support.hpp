@@ -1,0 +1,95 @@
+#pragma once
+// Shared set-up of the io tests: small decks, a scratch folder per test, and analytic fields written into a state.
+#include "config/deck.hpp"
+#include "fields/field.hpp"
+#include "grid/decomposition.hpp"
+#include "io/collective.hpp"
+
+#include <mpi.h>
+
+#include <filesystem>
+#include <string>
+
+namespace eddy::io_test {
+
+/// A deck for a box of `cells` (z = 1 in 2D) and `length`.
+inline config::Deck make_deck(int dimensions, Int3 cells, Real3 length, Real3 origin = {0, 0, 0}) {
+  config::Deck deck;
+  deck.domain.dimensions = dimensions;
+  deck.domain.cells = cells;
+  deck.domain.length = length;
+  deck.domain.origin = origin;
+  return deck;
+}
+
+/// The global grid of a deck (walls in x and y, periodic z as in 2D runs).
+inline grid::GlobalGrid grid_of(const config::Deck& deck) {
+  const auto& d = deck.domain;
+  return {d.dimensions, d.cells, d.length, d.origin, {false, false, d.dimensions == 2}};
+}
+
+/// An empty scratch folder named after the test and the rank count, the same path on every rank.
+inline std::filesystem::path scratch_folder(MPI_Comm comm, const std::string& name) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  const auto path = std::filesystem::current_path() / ("io_scratch_" + name + "_np" + std::to_string(size));
+  io::run_on_rank0(comm, [&] {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  });
+  return path;
+}
+
+/// Fills u, v, w, p of `state`, ghosts included, with `value(quantity, x, y, z)` at each point's position
+/// (quantity 0..2: the face centres of u, v, w; 3: the cell centre for p).
+template <typename Function>
+void fill_state(fields::FlowState& state, const grid::Decomposition& decomp, Function value) {
+  const auto& grid = decomp.global;
+  const int g = state.shape.ghost;
+  Field fields[4] = {state.u, state.v, state.w, state.p};
+  for (int q = 0; q < 4; ++q) {
+    auto host = Kokkos::create_mirror_view(fields[q]);
+    for (int k = 0; k < state.shape.extent(2); ++k) {
+      for (int j = 0; j < state.shape.extent(1); ++j) {
+        for (int i = 0; i < state.shape.extent(0); ++i) {
+          const int index[3] = {i, j, k};
+          Real position[3];
+          for (int a = 0; a < 3; ++a) {
+            const Real shift = (q == a) ? 1.0 : 0.5;  // faces lie on the high side of their cell
+            position[a] = grid.origin[a] + (decomp.offset[a] + index[a] - g + shift) * grid.spacing(a);
+          }
+          host(i, j, k) = value(q, position[0], position[1], position[2]);
+        }
+      }
+    }
+    Kokkos::deep_copy(fields[q], host);
+  }
+}
+
+/// A value that differs at every global cell and quantity and is exactly representable (for bit-exact checks).
+inline Real cell_signature(int quantity, Int3 global_cell) {
+  return quantity * 1.0e6 + global_cell[0] + 1.0e3 * global_cell[1] + 0.25 * global_cell[2] + 0.125;
+}
+
+/// Fills the owned values of `state` with cell_signature; ghosts are set to NaN so nothing may read them.
+inline void fill_signature(fields::FlowState& state, const grid::Decomposition& decomp) {
+  const int g = state.shape.ghost;
+  Field fields[4] = {state.u, state.v, state.w, state.p};
+  for (int q = 0; q < 4; ++q) {
+    auto host = Kokkos::create_mirror_view(fields[q]);
+    for (int k = 0; k < state.shape.extent(2); ++k) {
+      for (int j = 0; j < state.shape.extent(1); ++j) {
+        for (int i = 0; i < state.shape.extent(0); ++i) {
+          const bool owned = i >= g && j >= g && k >= g && i < g + state.shape.cells[0] &&
+                             j < g + state.shape.cells[1] && k < g + state.shape.cells[2];
+          host(i, j, k) =
+              owned ? cell_signature(q, {decomp.offset[0] + i - g, decomp.offset[1] + j - g, decomp.offset[2] + k - g})
+                    : std::nan("");
+        }
+      }
+    }
+    Kokkos::deep_copy(fields[q], host);
+  }
+}
+
+}  // namespace eddy::io_test

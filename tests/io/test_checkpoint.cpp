@@ -1,0 +1,207 @@
+// Checkpoint/restart: bit-identical round trip on the same rank count, correct values when read on another rank
+// count (written on a half-size sub-communicator, read on all ranks), "latest" and pruning, and refusal of
+// truncated or corrupted files and of other grids or physics. Both HDF5 write modes where the build has them.
+#include "core/error.hpp"
+#include "io/checkpoint.hpp"
+#include "io_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+namespace {
+
+using namespace eddy;
+
+/// Selects the HDF5 write mode for objects built after this call.
+void use_mode(io::WriteMode mode) {
+  setenv("EDDY_HDF5_TOKEN_PASSING", mode == io::WriteMode::token_passing ? "1" : "0", 1);
+}
+
+std::vector<io::WriteMode> modes() {
+#ifdef EDDY_HDF5_PARALLEL
+  return {io::WriteMode::collective, io::WriteMode::token_passing};
+#else
+  return {io::WriteMode::token_passing};
+#endif
+}
+
+/// Number of owned values of `state` that differ from cell_signature.
+long long count_signature_mismatches(const fields::FlowState& state, const grid::Decomposition& decomp) {
+  const int g = state.shape.ghost;
+  const Field fields[4] = {state.u, state.v, state.w, state.p};
+  long long wrong = 0;
+  for (int q = 0; q < 4; ++q) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields[q]);
+    for (int k = g; k < g + state.shape.cells[2]; ++k)
+      for (int j = g; j < g + state.shape.cells[1]; ++j)
+        for (int i = g; i < g + state.shape.cells[0]; ++i) {
+          const Int3 cell{decomp.offset[0] + i - g, decomp.offset[1] + j - g, decomp.offset[2] + k - g};
+          const double expected = io_test::cell_signature(q, cell);
+          if (std::memcmp(&host(i, j, k), &expected, sizeof(double)) != 0) ++wrong;
+        }
+  }
+  return wrong;
+}
+
+struct Setup {
+  config::Deck deck;
+  grid::Decomposition decomp;
+  fields::LocalShape shape;
+};
+
+Setup make_setup(MPI_Comm comm, int dimensions = 3) {
+  Setup s;
+  s.deck = dimensions == 3 ? io_test::make_deck(3, {9, 7, 5}, {1.0, 2.0, 0.5})
+                           : io_test::make_deck(2, {12, 10, 1}, {1, 1, 1});
+  s.deck.physics.viscosity = 1e-3;
+  s.decomp = grid::decompose(io_test::grid_of(s.deck), comm);
+  s.shape = fields::local_shape(s.decomp, 1);
+  return s;
+}
+
+TEST(Checkpoint, RoundTripIsBitIdentical) {
+  for (auto mode : modes()) {
+    use_mode(mode);
+    parallel::Context context(MPI_COMM_WORLD);
+    const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "roundtrip");
+    auto s = make_setup(MPI_COMM_WORLD);
+    auto state = fields::FlowState::allocate(s.shape);
+    io_test::fill_signature(state, s.decomp);
+    io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "name: roundtrip\n");
+    const auto path = checkpointer.write(state, 0.625, 42, 1.0 / 3.0);
+    EXPECT_EQ(path.filename(), "checkpoint_000042.h5");
+    EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+
+    auto restored = fields::FlowState::allocate(s.shape);
+    const auto meta = checkpointer.load("latest", restored);
+    EXPECT_EQ(meta.step, 42);
+    EXPECT_EQ(meta.time, 0.625);
+    EXPECT_EQ(meta.dt, 1.0 / 3.0);
+    EXPECT_EQ(meta.deck_text, "name: roundtrip\n");
+    EXPECT_EQ(meta.eddy_version, EDDY_VERSION);
+    EXPECT_EQ(count_signature_mismatches(restored, s.decomp), 0);
+  }
+}
+
+TEST(Checkpoint, ReadOnOtherRankCount) {
+  int world_rank = 0, world_size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  const int writers = (world_size + 1) / 2;  // 1 -> 1, 2 -> 1, 4 -> 2
+  for (auto mode : modes()) {
+    use_mode(mode);
+    const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "ranks");
+    MPI_Comm writer_comm = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank < writers ? 0 : MPI_UNDEFINED, world_rank, &writer_comm);
+    if (writer_comm != MPI_COMM_NULL) {
+      parallel::Context context(writer_comm);
+      auto s = make_setup(writer_comm);
+      auto state = fields::FlowState::allocate(s.shape);
+      io_test::fill_signature(state, s.decomp);
+      io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").write(state, 1.5, 7, 0.01);
+      MPI_Comm_free(&writer_comm);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    parallel::Context context(MPI_COMM_WORLD);
+    auto s = make_setup(MPI_COMM_WORLD);
+    auto state = fields::FlowState::allocate(s.shape);
+    const auto meta = io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").load("latest", state);
+    EXPECT_EQ(meta.step, 7);
+    EXPECT_EQ(count_signature_mismatches(state, s.decomp), 0);
+  }
+}
+
+TEST(Checkpoint, KeepsOnlyTheNewestAndResolvesLatest) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "keep");
+  auto s = make_setup(MPI_COMM_WORLD, 2);
+  s.deck.output.keep_checkpoints = 2;
+  auto state = fields::FlowState::allocate(s.shape);
+  io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
+  io::run_on_rank0(MPI_COMM_WORLD, [&] {
+    std::filesystem::create_directories(checkpointer.directory());
+    std::ofstream(checkpointer.directory() / "notes.txt") << "not a checkpoint\n";
+  });
+  for (long long step : {10, 20, 30, 40}) checkpointer.write(state, 0.1 * step, step, 0.1);
+  EXPECT_FALSE(std::filesystem::exists(checkpointer.directory() / "checkpoint_000010.h5"));
+  EXPECT_FALSE(std::filesystem::exists(checkpointer.directory() / "checkpoint_000020.h5"));
+  EXPECT_TRUE(std::filesystem::exists(checkpointer.directory() / "checkpoint_000030.h5"));
+  EXPECT_TRUE(std::filesystem::exists(checkpointer.directory() / "notes.txt"));
+  EXPECT_EQ(checkpointer.resolve("latest").filename(), "checkpoint_000040.h5");
+  EXPECT_EQ(checkpointer.resolve("checkpoint_000030.h5").filename(), "checkpoint_000030.h5");
+  EXPECT_THROW(checkpointer.resolve("checkpoint_000020.h5"), Error);
+}
+
+/// Runs `load` and returns the eddy::Error message ("" if it did not throw).
+std::string load_error(const io::Checkpointer& checkpointer, const std::string& which, fields::FlowState& state) {
+  try {
+    checkpointer.load(which, state);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(Checkpoint, RefusesDamagedFiles) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "damaged");
+  auto s = make_setup(MPI_COMM_WORLD);
+  auto state = fields::FlowState::allocate(s.shape);
+  io_test::fill_signature(state, s.decomp);
+  io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
+  const auto good = checkpointer.write(state, 1, 1, 0.1);
+  const auto flipped = checkpointer.directory() / "flipped.h5";
+  const auto truncated = checkpointer.directory() / "truncated.h5";
+  io::run_on_rank0(MPI_COMM_WORLD, [&] {
+    std::ifstream in(good, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(truncated, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+    // Change one stored value of /p: find the bytes of the value at global cell (3, 2, 1) and alter its last bit.
+    const double target = io_test::cell_signature(3, {3, 2, 1});
+    char pattern[sizeof(double)];
+    std::memcpy(pattern, &target, sizeof(double));
+    auto at = std::search(bytes.begin(), bytes.end(), pattern, pattern + sizeof(double));
+    if (at == bytes.end()) throw Error("value not found in the checkpoint file");
+    at[0] = static_cast<char>(at[0] ^ 1);
+    std::ofstream(flipped, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  });
+  EXPECT_NE(load_error(checkpointer, truncated.string(), state).find("truncated or corrupted"), std::string::npos);
+  EXPECT_NE(load_error(checkpointer, flipped.string(), state).find("checksum of /p"), std::string::npos);
+  EXPECT_NE(load_error(checkpointer, "missing.h5", state).find("does not exist"), std::string::npos);
+  EXPECT_EQ(load_error(checkpointer, good.string(), state), "");
+}
+
+TEST(Checkpoint, RefusesOtherGridOrPhysics) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "mismatch");
+  auto s = make_setup(MPI_COMM_WORLD);
+  auto state = fields::FlowState::allocate(s.shape);
+  io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").write(state, 1, 1, 0.1);
+
+  auto other_length = s.deck;
+  other_length.domain.length[1] = 3.0;
+  auto message =
+      load_error(io::Checkpointer(other_length, s.decomp, s.shape, context, run_dir, "deck"), "latest", state);
+  EXPECT_NE(message.find("is for a grid of 9 x 7 x 5 cells"), std::string::npos) << message;
+
+  auto other_viscosity = s.deck;
+  other_viscosity.physics.viscosity = 2e-3;
+  message = load_error(io::Checkpointer(other_viscosity, s.decomp, s.shape, context, run_dir, "deck"), "latest", state);
+  EXPECT_NE(message.find("other physics"), std::string::npos) << message;
+
+  auto finer = make_setup(MPI_COMM_WORLD);
+  finer.deck.domain.cells = {18, 14, 10};
+  finer.decomp = grid::decompose(io_test::grid_of(finer.deck), MPI_COMM_WORLD);
+  finer.shape = fields::local_shape(finer.decomp, 1);
+  auto finer_state = fields::FlowState::allocate(finer.shape);
+  message = load_error(io::Checkpointer(finer.deck, finer.decomp, finer.shape, context, run_dir, "deck"), "latest",
+                       finer_state);
+  EXPECT_NE(message.find("this deck has 18 x 14 x 10 cells"), std::string::npos) << message;
+}
+
+}  // namespace

@@ -1,0 +1,132 @@
+// The run folder (refusal of earlier results, overwrite moves aside, restart reuses), telemetry.csv and
+// summary.json, and the output schedule.
+#include "core/error.hpp"
+#include "io/output_schedule.hpp"
+#include "io/run_directory.hpp"
+#include "io/telemetry.hpp"
+#include "io/text_file.hpp"
+#include "io_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using namespace eddy;
+
+TEST(RunDirectory, CreatesRefusesMovesAsideAndReuses) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto scratch = io_test::scratch_folder(MPI_COMM_WORLD, "run_directory");
+  config::OutputConfig output;
+  output.directory = (scratch / "nested" / "run").string();
+  const auto dir = io::prepare_run_directory(output, context, false, "name: first\n");
+  EXPECT_EQ(io::read_text(dir / "deck.yaml"), "name: first\n");
+  MPI_Barrier(MPI_COMM_WORLD);  // every rank has read before rank 0 changes the folder again
+
+  try {
+    io::prepare_run_directory(output, context, false, "name: second\n");
+    ADD_FAILURE() << "an existing run folder was accepted";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("already holds results of an earlier run; pass --set "
+                        "output.overwrite=true, choose another directory, or --restart latest"),
+              std::string::npos);
+  }
+  EXPECT_EQ(io::read_text(dir / "deck.yaml"), "name: first\n");
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  io::prepare_run_directory(output, context, true, "name: restarted\n");
+  EXPECT_EQ(io::read_text(dir / "deck.yaml"), "name: restarted\n");
+  int kept = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().starts_with("deck.before-restart-")) {
+      EXPECT_EQ(io::read_text(entry.path()), "name: first\n");
+      ++kept;
+    }
+  }
+  EXPECT_EQ(kept, 1);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  output.overwrite = true;
+  io::prepare_run_directory(output, context, false, "name: third\n");
+  EXPECT_EQ(io::read_text(dir / "deck.yaml"), "name: third\n");
+  int moved = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(scratch / "nested")) {
+    if (entry.path().filename().string().starts_with("run.old-")) {
+      EXPECT_EQ(io::read_text(entry.path() / "deck.yaml"), "name: restarted\n");
+      ++moved;
+    }
+  }
+  EXPECT_EQ(moved, 1);
+}
+
+TEST(Telemetry, WritesHeaderRowsAndSummary) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto dir = io_test::scratch_folder(MPI_COMM_WORLD, "telemetry");
+  for (int run = 0; run < 2; ++run) {  // the second run appends, as after a restart
+    io::Telemetry telemetry(dir, context, 2);
+    for (int n = 1; n <= 3; ++n) {
+      StepRecord record;
+      record.step = 3 * run + n;
+      record.time = 0.5 * record.step;
+      record.poisson_iterations = 7;
+      record.phase_seconds[static_cast<int>(Phase::poisson)] = 0.25;
+      telemetry.record(record);
+    }
+    telemetry.write_summary(
+        io::JsonObject()
+            .set("case", "test \"quoted\"")
+            .set("steps", 3)
+            .set("nested", io::JsonObject().set("nan", std::nan("")).set("list", std::vector<double>{1, 2.5})));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::istringstream csv(io::read_text(dir / "telemetry.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, io::Telemetry::header());
+  EXPECT_NE(line.find(",poisson_seconds,"), std::string::npos);
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    EXPECT_EQ(line.rfind(std::to_string(rows) + ",", 0), 0u) << line;
+    EXPECT_NE(line.find(",7,"), std::string::npos) << line;
+  }
+  EXPECT_EQ(rows, 6);
+  EXPECT_EQ(io::read_text(dir / "summary.json"),
+            "{\n  \"case\": \"test \\\"quoted\\\"\",\n  \"steps\": 3,\n  \"nested\": {\n    \"nan\": null,\n"
+            "    \"list\": [1, 2.5]\n  }\n}\n");
+}
+
+TEST(OutputSchedule, StepsAndTimeMultiples) {
+  config::OutputConfig by_steps;
+  by_steps.interval_steps = 5;
+  io::OutputSchedule steps(by_steps);
+  std::vector<long long> due;
+  for (long long s = 0; s <= 12; ++s)
+    if (steps.due(s, 0.1 * s)) due.push_back(s);
+  EXPECT_EQ(due, (std::vector<long long>{0, 5, 10}));
+
+  config::OutputConfig by_time;
+  by_time.interval_time = 0.25;
+  io::OutputSchedule times(by_time);
+  due.clear();
+  double t = 0;
+  for (long long s = 0; s <= 30; ++s, t += 0.1) {  // t accumulates round-off, as in a run
+    if (times.due(s, t)) due.push_back(s);
+  }
+  // Multiples 0, 0.25, 0.5, ... are first reached at steps 0, 3, 5, 8, 10, ...
+  EXPECT_EQ(due, (std::vector<long long>{0, 3, 5, 8, 10, 13, 15, 18, 20, 23, 25, 28, 30}));
+
+  io::OutputSchedule restarted(by_time, 0.5);  // a restart at t = 0.5 writes t = 0.5 again, then 0.75
+  EXPECT_FALSE(restarted.due(1, 0.45));
+  EXPECT_TRUE(restarted.due(2, 0.5));
+  EXPECT_FALSE(restarted.due(3, 0.7));
+  EXPECT_TRUE(restarted.due(4, 1.3));  // a large step passing several multiples writes once
+  EXPECT_FALSE(restarted.due(5, 1.45));
+  EXPECT_TRUE(restarted.due(6, 1.5));
+  EXPECT_FALSE(io::OutputSchedule(config::OutputConfig{}).enabled());
+}
+
+}  // namespace

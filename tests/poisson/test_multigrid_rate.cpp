@@ -1,0 +1,73 @@
+// The multigrid V-cycle reduces the residual by at least 10x per cycle on 3D problems, independently of the grid
+// size (64^3, 128^3; 256^3 with EDDY_LONG_TESTS=1) and of the rank count (this test runs on 1, 2 and 4 ranks).
+#include "poisson_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <random>
+
+using eddy::Field;
+using eddy::Real;
+using eddy::solver::PressureBoundary;
+using eddy::testing::PoissonSetup;
+
+namespace {
+
+struct Rate {
+  Real mean_factor;   // (|r_final| / |r_0|)^(1 / cycles): the reduction per V-cycle over the whole solve
+  Real worst_factor;  // the largest reduction ratio of a single cycle
+  int cycles;
+};
+
+// A solve to 1e-10 from zero with a rough (random) right-hand side.
+Rate vcycle_rate(int n, const eddy::testing::PressureFaces& faces) {
+  PoissonSetup setup(MPI_COMM_WORLD, 3, {n, n, n}, faces);
+  auto config = eddy::testing::poisson_config(eddy::config::PoissonSolverType::multigrid, 1e-10, 30);
+  auto solver = eddy::solver::make_poisson_solver(config, setup.problem, *setup.context, *setup.reducer);
+  // The random value of a cell depends only on its global index, so every rank count sees the same problem.
+  Field rhs = setup.field_from([&](Real x, Real y, Real z) {
+    const auto index =
+        static_cast<unsigned long long>(std::floor(x * n) + n * (std::floor(y * n) + n * std::floor(z * n)));
+    std::mt19937_64 generator(index + 7);
+    return std::uniform_real_distribution<Real>(-1, 1)(generator);
+  });
+  Field phi = eddy::fields::make_field("phi", setup.problem.shape);
+  const auto stats = solver->solve(phi, rhs);
+  EXPECT_TRUE(stats.converged) << n;
+  Rate rate{std::pow(stats.final_residual / stats.initial_residual, Real(1) / stats.iterations), 0, stats.iterations};
+  for (std::size_t i = 1; i < stats.history.size(); ++i) {
+    rate.worst_factor = std::max(rate.worst_factor, stats.history[i] / stats.history[i - 1]);
+  }
+  return rate;
+}
+
+void expect_fast(const Rate& rate) {
+  EXPECT_LE(rate.mean_factor, 0.1);
+  // The asymptotic factor of V(2,2) red-black Gauss-Seidel with these transfers is close to 0.1 in 3D.
+  EXPECT_LE(rate.worst_factor, 0.12);
+}
+
+const eddy::testing::PressureFaces neumann = eddy::testing::uniform_faces(PressureBoundary::neumann, 3);
+const eddy::testing::PressureFaces mixed{PressureBoundary::periodic, PressureBoundary::periodic,
+                                         PressureBoundary::neumann,  PressureBoundary::neumann,
+                                         PressureBoundary::neumann,  PressureBoundary::dirichlet};
+
+}  // namespace
+
+TEST(MultigridRate, VCycleReducesTheResidualTenfoldIndependentlyOfSize) {
+  for (const auto& faces : {neumann, mixed}) {
+    const auto small = vcycle_rate(64, faces);
+    expect_fast(small);
+    const auto large = vcycle_rate(128, faces);
+    expect_fast(large);
+    EXPECT_LE(std::abs(large.cycles - small.cycles), 1);
+  }
+}
+
+TEST(MultigridRate, VCycleReducesTheResidualTenfoldAt256) {
+  const char* long_tests = std::getenv("EDDY_LONG_TESTS");
+  if (long_tests == nullptr || std::string(long_tests) != "1") GTEST_SKIP() << "set EDDY_LONG_TESTS=1";
+  expect_fast(vcycle_rate(256, neumann));
+}

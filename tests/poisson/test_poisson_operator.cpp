@@ -1,0 +1,107 @@
+// The discrete Laplacian, the pressure ghost conditions, the deck-to-pressure boundary mapping and the multigrid
+// coarsening rule.
+#include "poisson_test_support.hpp"
+#include "solver/laplacian.hpp"
+#include "solver/poisson_level.hpp"
+
+#include <gtest/gtest.h>
+
+using eddy::Field;
+using eddy::Real;
+using eddy::config::BoundaryType;
+using eddy::solver::PressureBoundary;
+using eddy::testing::PoissonSetup;
+
+TEST(PoissonOperator, LaplacianIsExactOnQuadratics) {
+  for (int dim : {2, 3}) {
+    PoissonSetup setup(MPI_COMM_WORLD, dim, {12, 10, dim == 2 ? 1 : 8},
+                       eddy::testing::uniform_faces(PressureBoundary::neumann, dim), 2, {1.5, 1.0, 0.75});
+    const Real cz = dim == 2 ? 0 : -0.7;
+    auto quadratic = [&](Real x, Real y, Real z) {
+      return 1.3 * x * x + 0.4 * y * y + cz * z * z + 0.9 * x * y - 2.1 * y * z + 0.3 * x - 1;
+    };
+    Field phi = setup.field_from(quadratic, true);  // ghosts hold the polynomial too
+    Field lap = eddy::fields::make_field("lap", setup.problem.shape);
+    eddy::solver::apply_laplacian(lap, phi, setup.problem.shape, setup.problem.spacing, dim);
+    Field expected = setup.field_from([&](Real, Real, Real) { return 2 * (1.3 + 0.4 + cz); });
+    EXPECT_LT(setup.rms_difference(lap, expected, false), 1e-10) << dim;
+  }
+}
+
+TEST(PoissonOperator, PhysicalGhostsMirrorOrNegateTheBoundaryCell) {
+  using PB = PressureBoundary;
+  const eddy::testing::PressureFaces faces{PB::neumann,  PB::dirichlet, PB::periodic,
+                                           PB::periodic, PB::dirichlet, PB::neumann};
+  PoissonSetup setup(MPI_COMM_WORLD, 3, {6, 5, 4}, faces);
+  Field phi = setup.field_from([](Real x, Real y, Real z) { return 1 + x + 10 * y + 100 * z; });
+  eddy::solver::apply_pressure_ghosts(phi, setup.problem.shape, setup.problem.decomp, faces);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), phi);
+  const auto& d = setup.problem.decomp;
+  const auto& n = setup.problem.shape.cells;
+  for (int k = 1; k <= n[2]; ++k)
+    for (int j = 1; j <= n[1]; ++j) {
+      if (d.on_boundary(0, 0)) {
+        EXPECT_EQ(h(0, j, k), h(1, j, k));
+      }
+      if (d.on_boundary(0, 1)) {
+        EXPECT_EQ(h(n[0] + 1, j, k), -h(n[0], j, k));
+      }
+    }
+  for (int j = 1; j <= n[1]; ++j)
+    for (int i = 1; i <= n[0]; ++i) {
+      if (d.on_boundary(2, 0)) {
+        EXPECT_EQ(h(i, j, 0), -h(i, j, 1));
+      }
+      if (d.on_boundary(2, 1)) {
+        EXPECT_EQ(h(i, j, n[2] + 1), h(i, j, n[2]));
+      }
+    }
+  // Periodic faces are the halo exchange's: left untouched (still zero) here.
+  for (int k = 1; k <= n[2]; ++k)
+    for (int i = 1; i <= n[0]; ++i) EXPECT_EQ(h(i, 0, k), 0);
+}
+
+TEST(PoissonOperator, DeckBoundariesMapToPressureConditions) {
+  eddy::config::BoundaryConfig b;
+  const BoundaryType types[6] = {BoundaryType::inflow,    BoundaryType::outflow,     BoundaryType::no_slip,
+                                 BoundaryType::free_slip, BoundaryType::moving_wall, BoundaryType::periodic};
+  for (int f = 0; f < 6; ++f) b.faces[f].type = types[f];
+  const auto p3 = eddy::solver::pressure_boundaries(b, 3);
+  const eddy::testing::PressureFaces expected{PressureBoundary::neumann, PressureBoundary::dirichlet,
+                                              PressureBoundary::neumann, PressureBoundary::neumann,
+                                              PressureBoundary::neumann, PressureBoundary::periodic};
+  EXPECT_EQ(p3, expected);
+  const auto p2 = eddy::solver::pressure_boundaries(b, 2);
+  EXPECT_EQ(p2[4], PressureBoundary::periodic);
+  EXPECT_EQ(p2[5], PressureBoundary::periodic);
+  eddy::solver::PoissonProblem problem;
+  problem.faces = p3;
+  EXPECT_FALSE(problem.singular());
+  problem.faces = p2;
+  problem.faces[1] = PressureBoundary::neumann;
+  EXPECT_TRUE(problem.singular());
+}
+
+TEST(PoissonOperator, CoarseningStopsWhereAnyBlockIsOddOrSmall) {
+  // 3D, 24 x 16 x 40 cells on 2 x 1 x 1 ranks: x blocks 12 -> 6 -> 3, y 16 -> 8 -> 4 -> 2, z 40 -> 20 -> 10 -> 5.
+  eddy::grid::GlobalGrid g{3, {24, 16, 40}, {1, 1, 1}, {0, 0, 0}, {false, false, false}};
+  eddy::solver::PoissonLevel level;
+  level.decomp = eddy::grid::plan_decomposition(g, 2, 0, {2, 1, 1});
+  level.shape = eddy::fields::local_shape(level.decomp, 1);
+  std::vector<eddy::Int3> factors;
+  while (true) {
+    const auto f = eddy::solver::coarsening_factor(level);
+    if (f == eddy::Int3{1, 1, 1}) break;
+    factors.push_back(f);
+    level = eddy::solver::coarsen(level, f);
+  }
+  const std::vector<eddy::Int3> expected{{2, 2, 2}, {2, 2, 2}, {1, 2, 2}};
+  EXPECT_EQ(factors, expected);
+  EXPECT_EQ(level.decomp.local_cells, (eddy::Int3{3, 2, 5}));
+  EXPECT_DOUBLE_EQ(level.spacing[1], 8.0);
+  // 2D never coarsens z; 25 cells on 3 ranks (9, 8, 8) stop at once along x.
+  eddy::grid::GlobalGrid plane{2, {25, 32, 1}, {1, 1, 1}, {0, 0, 0}, {false, false, true}};
+  eddy::solver::PoissonLevel flat;
+  flat.decomp = eddy::grid::plan_decomposition(plane, 3, 1, {3, 1, 1});
+  EXPECT_EQ(eddy::solver::coarsening_factor(flat), (eddy::Int3{1, 2, 1}));
+}
