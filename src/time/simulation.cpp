@@ -8,6 +8,7 @@
 #include "operators/diffusion.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reducer.hpp"
+#include "physics/coupled_physics.hpp"
 #include "time/flow_diagnostics.hpp"
 #include "time/initial_conditions.hpp"
 #include "time/projection.hpp"
@@ -67,6 +68,7 @@ struct Simulation::Impl {
              deck_in.parallel.halo_backend),
         boundary(deck_in.boundary, decomp, shape),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries()),
+        physics(deck_in, context_in, decomp, grid),
         stages(stage_table(deck_in.time.scheme)) {
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
   }
@@ -111,6 +113,7 @@ struct Simulation::Impl {
     fill_velocity_ghosts(true, 0);
     project(1.0);
     Kokkos::deep_copy(state.p, 0);
+    physics.initialise();
     reduce_diagnostics();
   }
 
@@ -146,9 +149,18 @@ struct Simulation::Impl {
         auto scope = timers.time(Phase::advance);
         operators::compute_advection(state, rhs_current, grid, deck.numerics.advection);
         operators::add_diffusion(state, rhs_current, grid, deck.physics.viscosity);
+        physics.add_momentum_sources(rhs_current);
+        physics.advance_scalars(state, dt * stage.gamma, dt * stage.zeta);
         apply_stage_update(state, rhs_current, rhs_previous, dt * stage.gamma, dt * stage.zeta, grid);
       }
       fill_velocity_ghosts(true, dt * stage.alpha());
+      if (physics.has_bodies()) {
+        {
+          auto scope = timers.time(Phase::advance);
+          physics.force_bodies(state, dt);
+        }
+        fill_velocity_ghosts(false, 0);
+      }
       const solver::PoissonStats stats = project(dt * stage.alpha());
       record.poisson_iterations += stats.iterations;
       record.poisson_residual = stats.rhs_norm > 0 ? stats.final_residual / stats.rhs_norm : stats.final_residual;
@@ -163,6 +175,10 @@ struct Simulation::Impl {
     record.cfl = dt * rate;
     record.kinetic_energy = kinetic_energy;
     record.max_divergence = max_divergence;
+    {
+      auto scope = timers.time(Phase::reduction);
+      physics.finish_step(record, reducer);
+    }
     if (!std::isfinite(kinetic_energy))
       throw Error("step " + std::to_string(step_count) + ": kinetic energy is " + std::to_string(kinetic_energy) +
                   " (the run diverged)");
@@ -196,6 +212,7 @@ struct Simulation::Impl {
   parallel::HaloExchange halo;
   boundary::VelocityBoundary boundary;
   Projection projection;
+  physics::CoupledPhysics physics;
   StageTable stages;
   PhaseTimers timers;
   std::vector<StepRecord> history;
@@ -239,6 +256,7 @@ int Simulation::run() {
   if (impl_->context.rank() == 0 && !impl_->options.quiet) {
     if (!finished()) std::printf("stopped at the wall-time limit of %.1f s\n", limit);
     print_summary(steps, seconds, impl_->decomp.global.total_cells(), impl_->decomp.size, impl_->timers.total());
+    impl_->physics.print_summary(impl_->context.rank());
   }
   return 0;
 }
@@ -252,5 +270,6 @@ double Simulation::kinetic_energy() const { return impl_->kinetic_energy; }
 long long Simulation::step() const { return impl_->step_count; }
 const std::vector<StepRecord>& Simulation::history() const { return impl_->history; }
 const config::Deck& Simulation::deck() const { return impl_->deck; }
+const physics::CoupledPhysics& Simulation::physics() const { return impl_->physics; }
 
 }  // namespace eddy::time

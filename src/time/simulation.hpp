@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace eddy::physics {
+class CoupledPhysics;
+}
+
 namespace eddy::time {
 
 /// Options that come from the command line, not the deck.
@@ -51,6 +55,8 @@ class Simulation {
   const std::vector<StepRecord>& history() const;
   /// The resolved deck this simulation runs.
   const config::Deck& deck() const;
+  /// Scalars, buoyancy and immersed bodies (fields, forces, Strouhal numbers).
+  const physics::CoupledPhysics& physics() const;
 
  private:
   struct Impl;

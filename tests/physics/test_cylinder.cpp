@@ -1,0 +1,29 @@
+// Steady flow past a circular cylinder in the channel of Schafer and Turek (1996), benchmark 2D-1 (Re = 20):
+// reference drag coefficient 5.57-5.59 and lift coefficient 0.0104-0.0110 (on the mean inflow velocity 0.2 and the
+// diameter 0.1). See docs/validation.md for the grid and tolerances.
+#include "physics/coupled_physics.hpp"
+#include "physics_test_support.hpp"
+#include "time/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+namespace {
+
+TEST(Cylinder, SchaferTurek2D1) {
+  auto deck = eddy::testing::cylinder_channel_deck(10);
+  deck.time.end_time = 8;
+  eddy::parallel::Context world;
+  eddy::time::Simulation sim(deck, world, {"", true});
+  while (!sim.finished()) sim.advance(1);
+  const auto& body = sim.physics().body_forces()[0];
+  if (world.rank() == 0) {
+    std::printf("cylinder, %d cells per diameter, t = %g: Cd %.4f, Cl %.4f\n", 10, sim.time(), body.coefficient[0],
+                body.coefficient[1]);
+  }
+  EXPECT_NEAR(body.coefficient[0], 5.58, 0.3);
+  EXPECT_NEAR(body.coefficient[1], 0.0107, 0.03);
+}
+
+}  // namespace
