@@ -62,7 +62,7 @@ struct BodyConfig {
   std::array<double, 3> size{1, 1, 1};
   double reference_velocity = 1;
   double reference_length = 0;  ///< 0: the diameter (box: its y size)
-  double reference_area = 0;     ///< 3D only; 0: the frontal area seen along x
+  double reference_area = 0;    ///< 3D only; 0: the frontal area seen along x
 
   bool operator==(const BodyConfig&) const = default;
 };

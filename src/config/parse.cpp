@@ -201,7 +201,6 @@ class DeckReader : public YamlReader {
     }
     if (node["overlap"]) parallel.overlap = read_bool(node["overlap"], "parallel.overlap");
   }
-
 };
 
 }  // namespace

@@ -39,11 +39,13 @@ ScalarFace read_scalar_face(YamlReader& reader, const YAML::Node& node, const st
     return face;
   }
   reader.check_section(node, path);
-  if (!node["type"]) reader.fail(path + ".type", "missing; allowed: " + join_words(allowed_names<ScalarBoundaryType>()));
+  if (!node["type"])
+    reader.fail(path + ".type", "missing; allowed: " + join_words(allowed_names<ScalarBoundaryType>()));
   face.type = reader.read_enum<ScalarBoundaryType>(node["type"], path + ".type");
   const bool valued = face.type == ScalarBoundaryType::value || face.type == ScalarBoundaryType::flux ||
                       face.type == ScalarBoundaryType::inflow;
-  if (valued && !node["value"]) reader.fail(path + ".value", "missing: a " + to_string(face.type) + " face needs a value");
+  if (valued && !node["value"])
+    reader.fail(path + ".value", "missing: a " + to_string(face.type) + " face needs a value");
   if (!valued && node["value"]) {
     reader.fail(path + ".value", "applies only to value, flux and inflow faces, not to " + to_string(face.type));
   }
@@ -116,7 +118,8 @@ BodyConfig read_body(YamlReader& reader, const YAML::Node& node, const std::stri
   if (!node["center"]) reader.fail(path + ".center", "missing: where the body sits");
   body.center = reader.read_list<double>(node["center"], path + ".center", dims, 0.0, "numbers");
   const bool round = body.shape != BodyShape::box;
-  if (round && !node["radius"]) reader.fail(path + ".radius", "missing: a " + to_string(body.shape) + " needs a radius");
+  if (round && !node["radius"])
+    reader.fail(path + ".radius", "missing: a " + to_string(body.shape) + " needs a radius");
   if (!round && node["radius"]) reader.fail(path + ".radius", "applies to circle, sphere and cylinder, not to box");
   if (round) body.radius = reader.read_number(node["radius"], path + ".radius");
   if (!round && !node["size"]) reader.fail(path + ".size", "missing: a box needs its edge lengths");
@@ -150,7 +153,8 @@ void read_buoyancy(YamlReader& reader, const YAML::Node& node, Deck& deck) {
   auto& physics = deck.physics;
   const int dims = reader.dimensions();
   if (dims == 3) physics.gravity = {0, 0, -1};
-  if (node["gravity"]) physics.gravity = reader.read_list<double>(node["gravity"], "physics.gravity", dims, 0.0, "numbers");
+  if (node["gravity"])
+    physics.gravity = reader.read_list<double>(node["gravity"], "physics.gravity", dims, 0.0, "numbers");
   if (node["beta_g"]) physics.beta_g = reader.read_number(node["beta_g"], "physics.beta_g");
   if (node["reference_temperature"]) {
     physics.reference_temperature = reader.read_number(node["reference_temperature"], "physics.reference_temperature");
@@ -161,7 +165,8 @@ void read_buoyancy(YamlReader& reader, const YAML::Node& node, Deck& deck) {
   }
   if (!rayleigh) return;
   for (const char* key : {"viscosity", "reynolds", "beta_g"}) {
-    if (node[key]) reader.fail(std::string("physics.") + key, std::string("give either physics.rayleigh/prandtl or physics.") + key);
+    if (node[key])
+      reader.fail(std::string("physics.") + key, std::string("give either physics.rayleigh/prandtl or physics.") + key);
   }
   const double ra = reader.read_number(node["rayleigh"], "physics.rayleigh");
   const double pr = reader.read_number(node["prandtl"], "physics.prandtl");

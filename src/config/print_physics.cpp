@@ -63,7 +63,8 @@ std::string scalars_and_bodies_yaml(const Deck& deck) {
         << "    diffusivity: " << format_real(scalar.diffusivity) << "\n"
         << "    initial: " << scalar_initial_yaml(scalar.initial) << "\n"
         << "    boundary:\n";
-    for (int f = 0; f < 2 * dims; ++f) out << "      " << face_names[f] << ": " << scalar_face_yaml(scalar.boundary[f]) << "\n";
+    for (int f = 0; f < 2 * dims; ++f)
+      out << "      " << face_names[f] << ": " << scalar_face_yaml(scalar.boundary[f]) << "\n";
   }
   if (!deck.bodies.empty()) out << "bodies:\n";
   for (const auto& body : deck.bodies) {

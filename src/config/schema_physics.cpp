@@ -18,12 +18,11 @@ std::string without_index(const std::string& path, const std::string& list) {
 const std::vector<std::string>* physics_section_keys(const std::string& path) {
   static const std::vector<std::string> scalar_keys{"name", "diffusivity", "initial", "boundary"};
   static const std::vector<std::string> initial_keys{"type", "value", "axis", "low", "high", "amplitude", "seed"};
-  static const std::vector<std::string> boundary_keys{"default", "x_low", "x_high", "y_low", "y_high", "z_low",
-                                                      "z_high"};
+  static const std::vector<std::string> boundary_keys{"default", "x_low", "x_high", "y_low",
+                                                      "y_high",  "z_low", "z_high"};
   static const std::vector<std::string> face_keys{"type", "value"};
-  static const std::vector<std::string> body_keys{"name",   "shape", "center",
-                                                  "radius", "axis",  "size",
-                                                  "reference_velocity", "reference_length", "reference_area"};
+  static const std::vector<std::string> body_keys{
+      "name", "shape", "center", "radius", "axis", "size", "reference_velocity", "reference_length", "reference_area"};
   if (const auto scalar = without_index(path, "scalars"); !scalar.empty()) {
     if (scalar == "scalars[]") return &scalar_keys;
     if (scalar == "scalars[].initial") return &initial_keys;

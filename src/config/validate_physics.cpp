@@ -55,8 +55,8 @@ class PhysicsChecker {
                               "; a scalar face is periodic exactly where the velocity face is");
         }
         if (type == ScalarBoundaryType::inflow && velocity != BoundaryType::inflow) {
-          fail(face_path, "inflow needs an inflow velocity face, but boundary." + std::string(face_names[f]) +
-                              " is " + to_string(velocity) + " (use value for a wall of fixed value)");
+          fail(face_path, "inflow needs an inflow velocity face, but boundary." + std::string(face_names[f]) + " is " +
+                              to_string(velocity) + " (use value for a wall of fixed value)");
         }
       }
     }
@@ -83,7 +83,8 @@ class PhysicsChecker {
     for (std::size_t m = 0; m < n; ++m) {
       if (deck_.bodies[m].name == body.name) fail(path + ".name", "'" + body.name + "' is listed twice");
     }
-    const bool fits = (body.shape == BodyShape::circle && dims == 2) || (body.shape == BodyShape::sphere && dims == 3) ||
+    const bool fits = (body.shape == BodyShape::circle && dims == 2) ||
+                      (body.shape == BodyShape::sphere && dims == 3) ||
                       (body.shape == BodyShape::cylinder && dims == 3) || body.shape == BodyShape::box;
     if (!fits) {
       fail(path + ".shape", "got " + to_string(body.shape) + " in " + std::to_string(dims) +

@@ -12,7 +12,7 @@ struct BodyGeometry {
   Real center[3] = {0, 0, 0};
   Real radius = 0;
   Real half_size[3] = {0, 0, 0};
-  int axis = 2;       ///< cylinder axis
+  int axis = 2;  ///< cylinder axis
   bool three_d = false;
 };
 

@@ -24,8 +24,8 @@ namespace eddy::physics {
 /// The force on a body in the last step and its coefficients.
 struct BodyForce {
   std::string name;
-  std::array<double, 3> force{0, 0, 0};         ///< pressure + viscous force on the body (density included)
-  std::array<double, 3> coefficient{0, 0, 0};   ///< F / (0.5 rho U^2 A): drag (x), lift (y), side (z)
+  std::array<double, 3> force{0, 0, 0};        ///< pressure + viscous force on the body (density included)
+  std::array<double, 3> coefficient{0, 0, 0};  ///< F / (0.5 rho U^2 A): drag (x), lift (y), side (z)
 };
 
 class CoupledPhysics {

@@ -36,8 +36,8 @@ ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& co
     boundaries_.emplace_back(scalar, decomp);
   }
   if (!values_.empty()) {
-    halo_ = std::make_unique<parallel::HaloExchange>(context, decomp, grid.shape, values_, 1,
-                                                     deck.parallel.halo_backend);
+    halo_ =
+        std::make_unique<parallel::HaloExchange>(context, decomp, grid.shape, values_, 1, deck.parallel.halo_backend);
   }
 }
 

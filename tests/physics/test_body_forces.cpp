@@ -33,7 +33,7 @@ TEST(BodyForces, BodiesAtRestInFluidAtRestFeelNoForce) {
 }
 
 TEST(BodyForces, SolidFacesAreAtRestAfterTheForcing) {
-  auto deck = eddy::testing::cylinder_channel_deck(8);
+  auto deck = eddy::testing::cylinder_channel_deck(128, 24);
   deck.time.max_steps = 5;
   eddy::parallel::Context world;
   eddy::time::Simulation sim(deck, world, {"", true});
@@ -55,7 +55,7 @@ TEST(BodyForces, SolidFacesAreAtRestAfterTheForcing) {
 }
 
 TEST(BodyForces, CylinderForcesAgreeOnAnyRankCount) {
-  auto deck = eddy::testing::cylinder_channel_deck(8);
+  auto deck = eddy::testing::cylinder_channel_deck(128, 24);
   deck.bodies[0].center = {0.22, 0.21, 0};  // across the rank boundaries of the 2 x 2 split
   deck.time.max_steps = 8;
   eddy::parallel::Context world;
@@ -68,8 +68,8 @@ TEST(BodyForces, CylinderForcesAgreeOnAnyRankCount) {
     eddy::time::Simulation serial(deck, alone, {"", true});
     serial.advance(8);
     const auto& force = serial.physics().body_forces()[0].force;
-    result[2] = std::max(std::abs(force[0] - result[0]), std::abs(force[1] - result[1])) /
-                std::max(std::abs(force[0]), 1e-300);
+    result[2] =
+        std::max(std::abs(force[0] - result[0]), std::abs(force[1] - result[1])) / std::max(std::abs(force[0]), 1e-300);
     EXPECT_GT(std::abs(force[0]), 0.0);
   }
   MPI_Bcast(result, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);

@@ -12,15 +12,15 @@
 namespace {
 
 TEST(Cylinder, SchaferTurek2D1) {
-  auto deck = eddy::testing::cylinder_channel_deck(10);
-  deck.time.end_time = 8;
+  auto deck = eddy::testing::cylinder_channel_deck(256, 48);
+  deck.time.end_time = 6;
   eddy::parallel::Context world;
   eddy::time::Simulation sim(deck, world, {"", true});
   while (!sim.finished()) sim.advance(1);
   const auto& body = sim.physics().body_forces()[0];
   if (world.rank() == 0) {
-    std::printf("cylinder, %d cells per diameter, t = %g: Cd %.4f, Cl %.4f\n", 10, sim.time(), body.coefficient[0],
-                body.coefficient[1]);
+    std::printf("cylinder, 256 x 48 cells (11.7 per diameter), t = %g: Cd %.4f, Cl %.4f\n", sim.time(),
+                body.coefficient[0], body.coefficient[1]);
   }
   EXPECT_NEAR(body.coefficient[0], 5.58, 0.3);
   EXPECT_NEAR(body.coefficient[1], 0.0107, 0.03);
