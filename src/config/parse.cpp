@@ -1,34 +1,16 @@
 #include "config/parse.hpp"
 
-#include "config/names.hpp"
-#include "config/schema.hpp"
-#include "config/suggest.hpp"
-#include "core/error.hpp"
+#include "config/parse_physics.hpp"
+#include "config/yaml_reader.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <set>
-#include <type_traits>
 
 namespace eddy::config {
 namespace {
 
-// The value given, as the user would write it: 'abc' for a scalar, [1, 2] or {a: 1} otherwise.
-std::string describe(const YAML::Node& node) {
-  if (!node.IsDefined() || node.IsNull()) return "nothing";
-  if (node.IsScalar()) return "'" + node.Scalar() + "'";
-  YAML::Emitter out;
-  out << YAML::Flow << node;
-  return out.c_str();
-}
-
-std::string list_words(int count, const char* what) {
-  return "a list of " + std::to_string(count) + " " + what + " (one per axis in " + std::to_string(count) + "D)";
-}
-
-class DeckReader {
+class DeckReader : public YamlReader {
  public:
-  explicit DeckReader(SourceMap& where) : where_(where) {}
+  explicit DeckReader(SourceMap& where) : YamlReader(where) {}
 
   Deck read(const YAML::Node& root) {
     check_section(root, "");
@@ -44,96 +26,11 @@ class DeckReader {
     read_pressure(section(root, "pressure"), deck.pressure);
     read_output(section(root, "output"), deck.output);
     read_parallel(section(root, "parallel"), deck.parallel);
+    read_coupled_physics(*this, root, deck);  // physics.{rayleigh, prandtl, beta_g, ...}, scalars, bodies
     return deck;
   }
 
  private:
-  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
-    throw Error(where_.message(path, problem));
-  }
-
-  // Checks that `node` (the section at `path`) is a map of known, distinct keys; records the line of each key.
-  void check_section(const YAML::Node& node, const std::string& path) {
-    if (!node.IsMap()) fail(path, "expected a section of keys, got " + describe(node));
-    std::set<std::string> seen;
-    for (const auto& entry : node) {
-      if (!entry.first.IsScalar()) fail(path, "a key must be a plain word, got " + describe(entry.first));
-      const std::string key = entry.first.Scalar();
-      const std::string key_path_text = key_path(path, key);
-      if (entry.first.Mark().line >= 0) where_.record_line(key_path_text, entry.first.Mark().line + 1);
-      const auto& allowed = *section_keys(path);
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        fail(key_path_text, unknown_key_problem(path, key));
-      }
-      if (!seen.insert(key).second) fail(key_path_text, "the key '" + key + "' is given twice");
-    }
-  }
-
-  // The section `key` of `parent` (checked), or an empty map when it is not given.
-  YAML::Node section(const YAML::Node& parent, const std::string& key) {
-    const auto node = parent[key];
-    if (!node) return YAML::Node(YAML::NodeType::Map);
-    check_section(node, key);
-    return node;
-  }
-
-  template <class T>
-  T read_scalar(const YAML::Node& node, const std::string& path, const std::string& expected) {
-    if (!node.IsScalar()) fail(path, "expected " + expected + ", got " + describe(node));
-    try {
-      return node.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(path, "expected " + expected + ", got " + describe(node));
-    }
-  }
-
-  double read_number(const YAML::Node& node, const std::string& path) {
-    const double value = read_scalar<double>(node, path, "a number");
-    if (!std::isfinite(value)) fail(path, "expected a finite number, got " + describe(node));
-    return value;
-  }
-  int read_int(const YAML::Node& node, const std::string& path) { return read_scalar<int>(node, path, "an integer"); }
-  long long read_long(const YAML::Node& node, const std::string& path) {
-    return read_scalar<long long>(node, path, "an integer");
-  }
-  bool read_bool(const YAML::Node& node, const std::string& path) {
-    return read_scalar<bool>(node, path, "true or false");
-  }
-  std::string read_string(const YAML::Node& node, const std::string& path) {
-    return read_scalar<std::string>(node, path, "a text value");
-  }
-
-  template <class Enum>
-  Enum read_enum(const YAML::Node& node, const std::string& path) {
-    const auto allowed = allowed_names<Enum>();
-    const std::string expected = "one of " + join_words(allowed);
-    const auto name = read_scalar<std::string>(node, path, expected);
-    if (auto value = from_string<Enum>(name)) return *value;
-    std::string problem = "got " + describe(node) + "; allowed: " + join_words(allowed);
-    if (auto guess = nearest_word(name, allowed); !guess.empty()) problem += " (did you mean '" + guess + "'?)";
-    fail(path, problem);
-  }
-
-  // A list of exactly `count` numbers (or integers); entries past `count` keep `fill`.
-  template <class T>
-  std::array<T, 3> read_list(const YAML::Node& node, const std::string& path, int count, T fill, const char* what) {
-    const std::string expected = list_words(count, what);
-    if (!node.IsSequence() || static_cast<int>(node.size()) != count) {
-      fail(path, "expected " + expected + ", got " + describe(node) +
-                     (count == 2 ? " (domain.dimensions is 2)" : " (domain.dimensions is 3)"));
-    }
-    std::array<T, 3> values{fill, fill, fill};
-    for (int a = 0; a < count; ++a) {
-      if (node[a].Mark().line >= 0) where_.record_line(path + "[" + std::to_string(a) + "]", node[a].Mark().line + 1);
-      if constexpr (std::is_same_v<T, double>) {
-        values[a] = read_number(node[a], path + "[" + std::to_string(a) + "]");
-      } else {
-        values[a] = read_int(node[a], path + "[" + std::to_string(a) + "]");
-      }
-    }
-    return values;
-  }
-
   void read_domain(const YAML::Node& node, DomainConfig& domain) {
     if (node["dimensions"]) domain.dimensions = read_int(node["dimensions"], "domain.dimensions");
     if (domain.dimensions != 2 && domain.dimensions != 3) {
@@ -304,9 +201,6 @@ class DeckReader {
     }
     if (node["overlap"]) parallel.overlap = read_bool(node["overlap"], "parallel.overlap");
   }
-
-  SourceMap& where_;
-  int dims_ = 2;
 };
 
 }  // namespace

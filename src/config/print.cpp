@@ -1,6 +1,7 @@
 #include "config/print.hpp"
 
 #include "config/names.hpp"
+#include "config/print_physics.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -88,7 +89,8 @@ std::string to_yaml(const Deck& deck) {
       << "  origin: " << list(deck.domain.origin, n) << "\n";
   out << "physics:\n"
       << "  viscosity: " << format_real(deck.physics.viscosity) << "\n"
-      << "  density: " << format_real(deck.physics.density) << "\n";
+      << "  density: " << format_real(deck.physics.density) << "\n"
+      << buoyancy_yaml(deck);
   out << "boundary:\n";
   for (int f = 0; f < 2 * n; ++f) out << "  " << face_names[f] << ": " << face_yaml(deck.boundary.faces[f], n) << "\n";
   const auto& initial = deck.initial;
@@ -138,6 +140,7 @@ std::string to_yaml(const Deck& deck) {
       << "  halo_backend: " << to_string(parallel.halo_backend) << "\n"
       << "  reduction_backend: " << to_string(parallel.reduction_backend) << "\n"
       << "  overlap: " << boolean(parallel.overlap) << "\n";
+  out << scalars_and_bodies_yaml(deck);
   return out.str();
 }
 

@@ -1,6 +1,7 @@
 #include "config/schema.hpp"
 
 #include "config/names.hpp"
+#include "config/schema_physics.hpp"
 
 #include <map>
 
@@ -8,9 +9,11 @@ namespace eddy::config {
 
 const std::vector<std::string>* section_keys(const std::string& path) {
   static const std::map<std::string, std::vector<std::string>> sections{
-      {"", {"name", "domain", "physics", "boundary", "initial", "time", "numerics", "pressure", "output", "parallel"}},
+      {"", {"name", "domain", "physics", "boundary", "initial", "time", "numerics", "pressure", "output", "parallel",
+        "scalars", "bodies"}},
       {"domain", {"dimensions", "cells", "length", "origin"}},
-      {"physics", {"viscosity", "reynolds", "density"}},
+      {"physics",
+       {"viscosity", "reynolds", "density", "rayleigh", "prandtl", "beta_g", "reference_temperature", "gravity"}},
       {"boundary", {"default", "x_low", "x_high", "y_low", "y_high", "z_low", "z_high"}},
       {"initial", {"type", "velocity", "amplitude", "seed"}},
       {"time", {"scheme", "dt", "cfl", "viscous_safety", "end_time", "max_steps", "wall_time_limit"}},
@@ -25,6 +28,7 @@ const std::vector<std::string>* section_keys(const std::string& path) {
   };
   static const std::vector<std::string> face_keys{"type", "velocity", "profile", "kind"};
   if (auto found = sections.find(path); found != sections.end()) return &found->second;
+  if (auto keys = physics_section_keys(path)) return keys;
   if (path == "boundary.default") return &face_keys;
   for (auto face : face_names) {
     if (path == "boundary." + std::string(face)) return &face_keys;

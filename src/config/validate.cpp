@@ -3,6 +3,7 @@
 #include "config/names.hpp"
 #include "config/print.hpp"
 #include "config/suggest.hpp"
+#include "config/validate_physics.hpp"
 #include "core/error.hpp"
 
 #include <algorithm>
@@ -184,7 +185,10 @@ const std::vector<std::string>& output_field_names() {
   return names;
 }
 
-void validate(const Deck& deck, const SourceMap& where) { DeckChecker(deck, where).check_all(); }
+void validate(const Deck& deck, const SourceMap& where) {
+  DeckChecker(deck, where).check_all();
+  validate_physics(deck, where);
+}
 
 void validate(const Deck& deck) { validate(deck, SourceMap(deck.source.empty() ? "<deck>" : deck.source)); }
 

@@ -1,7 +1,9 @@
 #pragma once
 // What one time step did, shared by the time loop (which fills it), the console log and the telemetry file.
 #include <array>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace eddy {
 
@@ -15,6 +17,12 @@ constexpr std::string_view phase_name(Phase phase) {
   return names[static_cast<int>(phase)];
 }
 
+/// A named diagnostic of the coupled physics (a Nusselt number, a drag coefficient, ...).
+struct NamedValue {
+  std::string name;
+  double value = 0;
+};
+
 /// Diagnostics of one completed step.
 struct StepRecord {
   long long step = 0;
@@ -27,6 +35,7 @@ struct StepRecord {
   double poisson_residual = 0;    ///< final relative residual of the last solve
   double wall_seconds = 0;        ///< wall time of the step
   std::array<double, static_cast<int>(Phase::count)> phase_seconds{};
+  std::vector<NamedValue> extra;  ///< coupled-physics diagnostics, the same names every step of a run
 };
 
 }  // namespace eddy

@@ -34,6 +34,7 @@ Telemetry::Telemetry(const std::filesystem::path& run_dir, parallel::Context& co
 
 Telemetry::~Telemetry() {
   if (out_.is_open()) out_.flush();
+  if (physics_out_.is_open()) physics_out_.flush();
 }
 
 void Telemetry::record(const StepRecord& s) {
@@ -46,13 +47,37 @@ void Telemetry::record(const StepRecord& s) {
     used += std::snprintf(line + used, sizeof(line) - static_cast<std::size_t>(used), ",%.6g", seconds);
   }
   out_ << line << '\n';
+  if (!s.extra.empty()) record_physics(s);
   const auto now = std::chrono::steady_clock::now();
   if (++pending_ >= flush_every_ || now - last_flush_ >= flush_period) flush();
+}
+
+void Telemetry::record_physics(const StepRecord& s) {
+  if (!physics_out_.is_open()) {
+    const auto path = run_dir_ / "physics.csv";
+    const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
+    physics_out_.open(path, std::ios::app);
+    if (!physics_out_) throw Error("cannot open '" + path.string() + "' for writing");
+    if (fresh) {
+      physics_out_ << "step,time";
+      for (const auto& value : s.extra) physics_out_ << ',' << value.name;
+      physics_out_ << '\n';
+    }
+  }
+  char number[32];
+  std::snprintf(number, sizeof(number), "%lld,%.12g", s.step, s.time);
+  physics_out_ << number;
+  for (const auto& value : s.extra) {
+    std::snprintf(number, sizeof(number), ",%.10g", value.value);
+    physics_out_ << number;
+  }
+  physics_out_ << '\n';
 }
 
 void Telemetry::flush() {
   if (!writer_) return;
   out_.flush();
+  if (physics_out_.is_open()) physics_out_.flush();
   pending_ = 0;
   last_flush_ = std::chrono::steady_clock::now();
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Per-step diagnostics of a run in `telemetry.csv` (rank 0 writes; appended to on a restart) and the end-of-run
 // `summary.json`. Columns: step, time, dt, cfl, kinetic_energy, max_divergence, poisson_iterations,
-// poisson_residual, wall_seconds, then `<phase>_seconds` for every eddy::Phase.
+// poisson_residual, wall_seconds, then `<phase>_seconds` for every eddy::Phase. Steps with coupled-physics values
+// (StepRecord::extra: Nusselt numbers, scalar ranges, force coefficients) also go to `physics.csv`: step, time, then
+// one column per name.
 #include "core/step_record.hpp"
 #include "io/json.hpp"
 #include "parallel/context.hpp"
@@ -33,11 +35,14 @@ class Telemetry {
   static std::string header();
 
  private:
+  void record_physics(const StepRecord& step);
+
   std::filesystem::path run_dir_;
   bool writer_;
   int flush_every_;
   int pending_ = 0;
   std::ofstream out_;
+  std::ofstream physics_out_;
   std::chrono::steady_clock::time_point last_flush_;
 };
 

@@ -8,6 +8,7 @@
 #include "operators/diffusion.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reducer.hpp"
+#include "physics/coupled_physics.hpp"
 #include "time/blow_up.hpp"
 #include "time/flow_diagnostics.hpp"
 #include "time/initial_conditions.hpp"
@@ -75,6 +76,7 @@ struct Simulation::Impl {
              deck_in.parallel.halo_backend),
         boundary(deck_in.boundary, decomp, shape),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries()),
+        physics(deck_in, context_in, decomp, grid),
         stages(stage_table(deck_in.time.scheme)) {
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
   }
@@ -119,6 +121,7 @@ struct Simulation::Impl {
     fill_velocity_ghosts(true, 0);
     project(1.0);
     Kokkos::deep_copy(state.p, 0);
+    physics.initialise();
     reduce_diagnostics();
   }
 
@@ -180,9 +183,18 @@ struct Simulation::Impl {
         auto scope = timers.time(Phase::advance);
         operators::compute_advection(state, rhs_current, grid, deck.numerics.advection);
         operators::add_diffusion(state, rhs_current, grid, deck.physics.viscosity);
+        physics.add_momentum_sources(rhs_current);
+        physics.advance_scalars(state, dt * stage.gamma, dt * stage.zeta);
         apply_stage_update(state, rhs_current, rhs_previous, dt * stage.gamma, dt * stage.zeta, grid);
       }
       fill_velocity_ghosts(true, dt * stage.alpha());
+      if (physics.has_bodies()) {
+        {
+          auto scope = timers.time(Phase::advance);
+          physics.force_bodies(state, dt);
+        }
+        fill_velocity_ghosts(false, 0);
+      }
       const solver::PoissonStats stats = project(dt * stage.alpha());
       record.poisson_iterations += stats.iterations;
       record.poisson_residual = stats.rhs_norm > 0 ? stats.final_residual / stats.rhs_norm : stats.final_residual;
@@ -198,6 +210,10 @@ struct Simulation::Impl {
     record.cfl = dt * rate;
     record.kinetic_energy = kinetic_energy;
     record.max_divergence = max_divergence;
+    {
+      auto scope = timers.time(Phase::reduction);
+      physics.finish_step(record, reducer);
+    }
     check_for_blow_up(record, dt * velocity_rate, deck.time, state, decomp);
     {
       auto scope = timers.time(Phase::output);
@@ -236,6 +252,7 @@ struct Simulation::Impl {
   parallel::HaloExchange halo;
   boundary::VelocityBoundary boundary;
   Projection projection;
+  physics::CoupledPhysics physics;
   StageTable stages;
   PhaseTimers timers;
   std::vector<StepRecord> history;
@@ -334,6 +351,7 @@ int Simulation::run() {
   outputs.finish(summary.json);
   if (s.talkative()) {
     std::fputs(summary.text.c_str(), stdout);
+    s.physics.print_summary(s.context.rank());
     std::fflush(stdout);
   }
   return status;
@@ -348,5 +366,6 @@ double Simulation::kinetic_energy() const { return impl_->kinetic_energy; }
 long long Simulation::step() const { return impl_->step_count; }
 const std::vector<StepRecord>& Simulation::history() const { return impl_->history; }
 const config::Deck& Simulation::deck() const { return impl_->deck; }
+const physics::CoupledPhysics& Simulation::physics() const { return impl_->physics; }
 
 }  // namespace eddy::time

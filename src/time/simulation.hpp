@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace eddy::physics {
+class CoupledPhysics;
+}
+
 namespace eddy::time {
 
 /// Exit status of run(): the end was reached (0); stopped early by a signal, the wall clock or a STOP file, with a
@@ -60,6 +64,8 @@ class Simulation {
   const std::vector<StepRecord>& history() const;
   /// The resolved deck this simulation runs.
   const config::Deck& deck() const;
+  /// Scalars, buoyancy and immersed bodies (fields, forces, Strouhal numbers).
+  const physics::CoupledPhysics& physics() const;
 
  private:
   struct Impl;

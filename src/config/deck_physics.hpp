@@ -1,0 +1,70 @@
+#pragma once
+// Deck structs of the coupled physics: transported scalars (temperature, dye) and immersed solid bodies.
+// Defaults live here; config/parse_physics.cpp fills them and config/validate_physics.cpp checks them.
+#include <array>
+#include <string>
+#include <vector>
+
+namespace eddy::config {
+
+/// Scalar boundary condition on one face of the domain:
+///   value      ghost = 2 value - interior (the face carries `value`)
+///   flux       diffusive flux `value` entering the domain (kappa dT/dn with n the outward normal)
+///   adiabatic  zero flux (ghost = interior)
+///   periodic   wrap (the velocity must be periodic on the same axis)
+///   inflow     the face carries `value` (like `value`; for inflow faces of the velocity)
+///   outflow    zero gradient (ghost = interior)
+enum class ScalarBoundaryType { value, flux, adiabatic, periodic, inflow, outflow };
+
+struct ScalarFace {
+  ScalarBoundaryType type = ScalarBoundaryType::adiabatic;
+  double value = 0;
+
+  bool operator==(const ScalarFace&) const = default;
+};
+
+enum class ScalarInitialType { uniform, linear, random };
+
+/// Initial scalar field: uniform `value`; linear from `low` at the low face to `high` at the high face of `axis`;
+/// random: `value` plus the perturbation. `amplitude` adds a rank-independent perturbation in [-1, 1] to any type.
+struct ScalarInitial {
+  ScalarInitialType type = ScalarInitialType::uniform;
+  double value = 0;
+  int axis = 1;
+  double low = 0, high = 0;
+  double amplitude = 0;
+  unsigned long long seed = 2024;
+
+  bool operator==(const ScalarInitial&) const = default;
+};
+
+/// One transported cell-centred scalar.
+struct ScalarConfig {
+  std::string name = "temperature";
+  double diffusivity = 0;  ///< kappa; 0 = pure advection
+  ScalarInitial initial;
+  std::array<ScalarFace, 6> boundary{};  ///< faces in BoundaryConfig order; defaults follow the velocity faces
+
+  bool operator==(const ScalarConfig&) const = default;
+};
+
+enum class BodyShape { circle, sphere, cylinder, box };
+
+/// An immersed solid body at rest. circle: 2D disc; sphere: 3D; cylinder: 3D, infinite along `axis`; box:
+/// axis-aligned with edge lengths `size`. Force coefficients are F / (0.5 rho U^2 A) with U the reference velocity
+/// and A the reference area: reference_length x depth in 2D (per unit depth), reference_area in 3D.
+struct BodyConfig {
+  std::string name = "body";
+  BodyShape shape = BodyShape::circle;
+  std::array<double, 3> center{0, 0, 0};
+  double radius = 0.5;
+  int axis = 2;
+  std::array<double, 3> size{1, 1, 1};
+  double reference_velocity = 1;
+  double reference_length = 0;  ///< 0: the diameter (box: its y size)
+  double reference_area = 0;    ///< 3D only; 0: the frontal area seen along x
+
+  bool operator==(const BodyConfig&) const = default;
+};
+
+}  // namespace eddy::config

@@ -1,0 +1,87 @@
+#include "config/print_physics.hpp"
+
+#include "config/names_physics.hpp"
+#include "config/print.hpp"
+
+#include <sstream>
+
+namespace eddy::config {
+namespace {
+
+std::string text_value(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string numbers(const std::array<double, 3>& values, int count) {
+  std::string text = "[";
+  for (int a = 0; a < count; ++a) text += (a ? ", " : "") + format_real(values[a]);
+  return text + "]";
+}
+
+std::string axis_letter(int axis) { return std::string(1, "xyz"[axis]); }
+
+std::string scalar_face_yaml(const ScalarFace& face) {
+  std::string text = "{type: " + to_string(face.type);
+  if (face.type == ScalarBoundaryType::value || face.type == ScalarBoundaryType::flux ||
+      face.type == ScalarBoundaryType::inflow) {
+    text += ", value: " + format_real(face.value);
+  }
+  return text + "}";
+}
+
+std::string scalar_initial_yaml(const ScalarInitial& initial) {
+  std::string text = "{type: " + to_string(initial.type);
+  if (initial.type == ScalarInitialType::linear) {
+    text += ", axis: " + axis_letter(initial.axis) + ", low: " + format_real(initial.low) +
+            ", high: " + format_real(initial.high);
+  } else {
+    text += ", value: " + format_real(initial.value);
+  }
+  return text + ", amplitude: " + format_real(initial.amplitude) + ", seed: " + std::to_string(initial.seed) + "}";
+}
+
+}  // namespace
+
+std::string buoyancy_yaml(const Deck& deck) {
+  const auto& physics = deck.physics;
+  return "  beta_g: " + format_real(physics.beta_g) + "\n" +
+         "  reference_temperature: " + format_real(physics.reference_temperature) + "\n" +
+         "  gravity: " + numbers(physics.gravity, deck.domain.dimensions) + "\n";
+}
+
+std::string scalars_and_bodies_yaml(const Deck& deck) {
+  const int dims = deck.domain.dimensions;
+  std::ostringstream out;
+  if (!deck.scalars.empty()) out << "scalars:\n";
+  for (const auto& scalar : deck.scalars) {
+    out << "  - name: " << text_value(scalar.name) << "\n"
+        << "    diffusivity: " << format_real(scalar.diffusivity) << "\n"
+        << "    initial: " << scalar_initial_yaml(scalar.initial) << "\n"
+        << "    boundary:\n";
+    for (int f = 0; f < 2 * dims; ++f)
+      out << "      " << face_names[f] << ": " << scalar_face_yaml(scalar.boundary[f]) << "\n";
+  }
+  if (!deck.bodies.empty()) out << "bodies:\n";
+  for (const auto& body : deck.bodies) {
+    out << "  - name: " << text_value(body.name) << "\n"
+        << "    shape: " << to_string(body.shape) << "\n"
+        << "    center: " << numbers(body.center, dims) << "\n";
+    if (body.shape == BodyShape::box) {
+      out << "    size: " << numbers(body.size, dims) << "\n";
+    } else {
+      out << "    radius: " << format_real(body.radius) << "\n";
+    }
+    if (body.shape == BodyShape::cylinder) out << "    axis: " << axis_letter(body.axis) << "\n";
+    out << "    reference_velocity: " << format_real(body.reference_velocity) << "\n"
+        << "    reference_length: " << format_real(body.reference_length) << "\n";
+    if (dims == 3) out << "    reference_area: " << format_real(body.reference_area) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace eddy::config

@@ -1,0 +1,116 @@
+#include "config/validate_physics.hpp"
+
+#include "config/names_physics.hpp"
+#include "config/print.hpp"
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace eddy::config {
+namespace {
+
+class PhysicsChecker {
+ public:
+  PhysicsChecker(const Deck& deck, const SourceMap& where) : deck_(deck), where_(where) {}
+
+  void check_all() {
+    for (std::size_t n = 0; n < deck_.scalars.size(); ++n) check_scalar(n);
+    check_buoyancy();
+    for (std::size_t n = 0; n < deck_.bodies.size(); ++n) check_body(n);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+    throw Error(where_.message(path, problem));
+  }
+  void require_real(bool ok, const std::string& path, double value, const std::string& allowed) const {
+    if (!ok) fail(path, "got " + format_real(value) + "; allowed: " + allowed);
+  }
+  void require_name(const std::string& name, const std::string& path) const {
+    const bool safe = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (!safe) fail(path, "got '" + name + "'; allowed: letters, digits and '_' (it names telemetry columns)");
+  }
+
+  void check_scalar(std::size_t n) {
+    const auto& scalar = deck_.scalars[n];
+    const std::string path = "scalars[" + std::to_string(n) + "]";
+    require_name(scalar.name, path + ".name");
+    for (std::size_t m = 0; m < n; ++m) {
+      if (deck_.scalars[m].name == scalar.name) fail(path + ".name", "'" + scalar.name + "' is listed twice");
+    }
+    require_real(scalar.diffusivity >= 0, path + ".diffusivity", scalar.diffusivity, ">= 0 (0 = pure advection)");
+    require_real(scalar.initial.amplitude >= 0, path + ".initial.amplitude", scalar.initial.amplitude, ">= 0");
+    for (int axis = 0; axis < deck_.domain.dimensions; ++axis) {
+      for (int side = 0; side < 2; ++side) {
+        const int f = 2 * axis + side;
+        const auto type = scalar.boundary[f].type;
+        const auto velocity = deck_.boundary.faces[f].type;
+        const std::string face_path = path + ".boundary." + std::string(face_names[f]) + ".type";
+        if ((type == ScalarBoundaryType::periodic) != (velocity == BoundaryType::periodic)) {
+          fail(face_path, "got " + to_string(type) + " where the velocity is " + to_string(velocity) +
+                              "; a scalar face is periodic exactly where the velocity face is");
+        }
+        if (type == ScalarBoundaryType::inflow && velocity != BoundaryType::inflow) {
+          fail(face_path, "inflow needs an inflow velocity face, but boundary." + std::string(face_names[f]) + " is " +
+                              to_string(velocity) + " (use value for a wall of fixed value)");
+        }
+      }
+    }
+  }
+
+  void check_buoyancy() {
+    const auto& physics = deck_.physics;
+    if (physics.beta_g == 0) return;
+    const bool has_temperature = std::any_of(deck_.scalars.begin(), deck_.scalars.end(),
+                                             [](const ScalarConfig& s) { return s.name == "temperature"; });
+    if (!has_temperature) {
+      fail("physics.beta_g", "buoyancy acts through a scalar named temperature; add one to the scalars section");
+    }
+    double norm = 0;
+    for (double g : physics.gravity) norm += g * g;
+    require_real(norm > 0, "physics.gravity", std::sqrt(norm), "a non-zero direction");
+  }
+
+  void check_body(std::size_t n) {
+    const auto& body = deck_.bodies[n];
+    const int dims = deck_.domain.dimensions;
+    const std::string path = "bodies[" + std::to_string(n) + "]";
+    require_name(body.name, path + ".name");
+    for (std::size_t m = 0; m < n; ++m) {
+      if (deck_.bodies[m].name == body.name) fail(path + ".name", "'" + body.name + "' is listed twice");
+    }
+    const bool fits = (body.shape == BodyShape::circle && dims == 2) ||
+                      (body.shape == BodyShape::sphere && dims == 3) ||
+                      (body.shape == BodyShape::cylinder && dims == 3) || body.shape == BodyShape::box;
+    if (!fits) {
+      fail(path + ".shape", "got " + to_string(body.shape) + " in " + std::to_string(dims) +
+                                "D; allowed: circle and box in 2D, sphere, cylinder and box in 3D");
+    }
+    if (body.shape != BodyShape::box) require_real(body.radius > 0, path + ".radius", body.radius, "> 0");
+    for (int a = 0; a < dims; ++a) {
+      const std::string index = "[" + std::to_string(a) + "]";
+      if (body.shape == BodyShape::box) require_real(body.size[a] > 0, path + ".size" + index, body.size[a], "> 0");
+      const double low = deck_.domain.origin[a], high = low + deck_.domain.length[a];
+      require_real(body.center[a] > low && body.center[a] < high, path + ".center" + index, body.center[a],
+                   "inside the domain (" + format_real(low) + ", " + format_real(high) + ")");
+    }
+    require_real(body.reference_velocity > 0, path + ".reference_velocity", body.reference_velocity, "> 0");
+    require_real(body.reference_length >= 0, path + ".reference_length", body.reference_length,
+                 ">= 0 (0 = the diameter)");
+    require_real(body.reference_area >= 0, path + ".reference_area", body.reference_area,
+                 ">= 0 (0 = the frontal area)");
+  }
+
+  const Deck& deck_;
+  const SourceMap& where_;
+};
+
+}  // namespace
+
+void validate_physics(const Deck& deck, const SourceMap& where) { PhysicsChecker(deck, where).check_all(); }
+
+}  // namespace eddy::config

@@ -1,0 +1,70 @@
+#include "physics/coupled_physics.hpp"
+
+#include "physics/buoyancy.hpp"
+#include "physics/heat_diagnostics.hpp"
+
+#include <cstdio>
+
+namespace eddy::physics {
+
+CoupledPhysics::CoupledPhysics(const config::Deck& deck, parallel::Context& context, const grid::Decomposition& decomp,
+                               const operators::StaggeredGrid& grid)
+    : deck_(deck), decomp_(decomp), grid_(grid), scalars_(deck, context, decomp, grid), bodies_(deck, decomp, grid) {
+  if (deck.physics.beta_g != 0) temperature_ = scalars_.index_of("temperature");
+  for (const auto& body : deck.bodies) {
+    references_.push_back(body_reference(body, deck));
+    forces_.push_back(BodyForce{body.name, {0, 0, 0}, {0, 0, 0}});
+  }
+  lift_.resize(deck.bodies.size());
+}
+
+void CoupledPhysics::initialise() { scalars_.initialise(decomp_); }
+
+void CoupledPhysics::add_momentum_sources(const fields::FaceVector& rhs) const {
+  if (temperature_ < 0) return;
+  add_buoyancy(scalars_.field(temperature_), rhs, grid_, deck_.physics);
+}
+
+void CoupledPhysics::advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight) {
+  scalars_.advance_stage(state, current_weight, previous_weight);
+}
+
+void CoupledPhysics::force_bodies(const fields::FlowState& state, Real step_dt) {
+  if (has_bodies()) bodies_.apply(state, step_dt);
+}
+
+void CoupledPhysics::finish_step(StepRecord& record, const parallel::Reducer& reducer) {
+  for (int n = 0; n < scalars_.count(); ++n) {
+    scalar_diagnostics(scalars_.config(n), scalars_.field(n), decomp_, grid_, reducer, record.extra);
+  }
+  if (!has_bodies()) return;
+  const auto forces = bodies_.take_step_forces(reducer, deck_.physics.density);
+  times_.push_back(record.time);
+  const char* names[3] = {"_cd", "_cl", "_cs"};
+  for (std::size_t b = 0; b < forces.size(); ++b) {
+    const BodyReference& ref = references_[b];
+    const double dynamic_pressure = 0.5 * deck_.physics.density * ref.velocity * ref.velocity * ref.area;
+    forces_[b].force = forces[b];
+    for (int c = 0; c < 3; ++c) forces_[b].coefficient[c] = forces[b][c] / dynamic_pressure;
+    lift_[b].push_back(forces_[b].coefficient[1]);
+    for (int c = 0; c < decomp_.global.dim; ++c) {
+      record.extra.push_back({forces_[b].name + names[c], forces_[b].coefficient[c]});
+    }
+  }
+}
+
+double CoupledPhysics::strouhal(int b) const { return strouhal_number(times_, lift_[b], references_[b]); }
+
+void CoupledPhysics::print_summary(int rank) const {
+  if (rank != 0) return;
+  for (std::size_t b = 0; b < forces_.size(); ++b) {
+    const auto& c = forces_[b].coefficient;
+    std::printf("  body %-10s Cd %.4f  Cl %.4f (last step)", forces_[b].name.c_str(), c[0], c[1]);
+    const double st = strouhal(static_cast<int>(b));
+    if (st > 0) std::printf("  Strouhal %.4f (lift zero crossings, last half of the run)", st);
+    std::printf("\n");
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace eddy::physics

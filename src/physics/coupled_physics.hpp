@@ -1,0 +1,75 @@
+#pragma once
+// Everything the flow solver couples to: transported scalars, Boussinesq buoyancy and immersed bodies. The time
+// loop calls it at four points of a stage and once per step; with none of them in the deck every call is a no-op.
+//   stage: add_momentum_sources (buoyancy into the momentum right-hand side, from the stage-start temperature)
+//          advance_scalars      (before the velocity update, so both use the stage-start velocity)
+//          force_bodies         (on the predicted velocity with valid ghosts, before the projection)
+//   step:  finish_step          (Nusselt numbers, scalar ranges, body forces and coefficients into the record)
+#include "config/deck.hpp"
+#include "core/step_record.hpp"
+#include "fields/face_vector.hpp"
+#include "operators/staggered_grid.hpp"
+#include "parallel/context.hpp"
+#include "parallel/reducer.hpp"
+#include "physics/body_coefficients.hpp"
+#include "physics/immersed_boundary.hpp"
+#include "physics/scalar_transport.hpp"
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace eddy::physics {
+
+/// The force on a body in the last step and its coefficients.
+struct BodyForce {
+  std::string name;
+  std::array<double, 3> force{0, 0, 0};        ///< pressure + viscous force on the body (density included)
+  std::array<double, 3> coefficient{0, 0, 0};  ///< F / (0.5 rho U^2 A): drag (x), lift (y), side (z)
+};
+
+class CoupledPhysics {
+ public:
+  /// Sets up the scalars and bodies of the deck on this rank's block.
+  CoupledPhysics(const config::Deck& deck, parallel::Context& context, const grid::Decomposition& decomp,
+                 const operators::StaggeredGrid& grid);
+
+  /// Initial scalar fields with valid ghosts.
+  void initialise();
+  /// True when the deck has immersed bodies (the velocity ghosts must be refilled after force_bodies).
+  bool has_bodies() const { return bodies_.count() > 0; }
+
+  /// Adds the buoyancy force to the momentum right-hand side (no-op without buoyancy).
+  void add_momentum_sources(const fields::FaceVector& rhs) const;
+  /// Advances the scalars by one stage from the stage-start velocity.
+  void advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight);
+  /// Direct forcing of the bodies on the predicted velocity; `step_dt` is the full step.
+  void force_bodies(const fields::FlowState& state, Real step_dt);
+  /// Appends the step's diagnostics to `record` (collective) and keeps the lift history.
+  void finish_step(StepRecord& record, const parallel::Reducer& reducer);
+  /// Prints the Strouhal number of every body whose lift oscillates (rank 0 prints; the others return).
+  void print_summary(int rank) const;
+
+  /// The scalars.
+  const ScalarTransport& scalars() const { return scalars_; }
+  /// The forces of the last step, one per body.
+  const std::vector<BodyForce>& body_forces() const { return forces_; }
+  /// St of body `b` from its lift history (0 when it does not oscillate).
+  double strouhal(int b) const;
+  /// The immersed-boundary forcing.
+  const ImmersedBoundary& immersed_boundary() const { return bodies_; }
+
+ private:
+  config::Deck deck_;
+  grid::Decomposition decomp_;
+  operators::StaggeredGrid grid_;
+  ScalarTransport scalars_;
+  ImmersedBoundary bodies_;
+  int temperature_ = -1;  // scalar index driving buoyancy, or -1
+  std::vector<BodyReference> references_;
+  std::vector<BodyForce> forces_;
+  std::vector<double> times_;
+  std::vector<std::vector<double>> lift_;
+};
+
+}  // namespace eddy::physics

@@ -1,0 +1,132 @@
+#include "physics/immersed_boundary.hpp"
+
+#include "physics/body_geometry.hpp"
+
+#include <limits>
+
+namespace eddy::physics {
+namespace {
+
+// The nearest body at x: its signed distance and index.
+struct Nearest {
+  Real distance;
+  int body;
+};
+
+Nearest nearest_body(const std::vector<BodyGeometry>& bodies, const Real x[3]) {
+  Nearest best{std::numeric_limits<Real>::max(), -1};
+  for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
+    const Real d = signed_distance(bodies[b], x);
+    if (d < best.distance) best = {d, b};
+  }
+  return best;
+}
+
+}  // namespace
+
+ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decomposition& decomp,
+                                   const operators::StaggeredGrid& grid)
+    : cell_volume_(grid.cell_volume()) {
+  const int dims = deck.domain.dimensions;
+  std::vector<BodyGeometry> bodies;
+  for (const auto& body : deck.bodies) {
+    bodies.push_back(body_geometry(body, dims));
+    names_.push_back(body.name);
+  }
+  forces_ = Buffer("immersed_boundary::forces", 3 * bodies.size() + 1);
+  std::vector<ForcingPoint> points;
+  const int g = grid.shape.ghost;
+  // Face position along each axis: the high side of its cell along the component, the centre along the others.
+  auto position = [&](int component, const int idx[3], Real x[3]) {
+    for (int a = 0; a < 3; ++a) {
+      const Real shift = a == component ? 1.0 : 0.5;
+      x[a] = deck.domain.origin[a] + (decomp.offset[a] + idx[a] - g + shift) * grid.spacing[a];
+    }
+  };
+  for (int c = 0; c < grid.components() && !bodies.empty(); ++c) {
+    // The momentum faces of component c: owned faces without the physical boundary face on the high side.
+    Int3 hi{g + grid.shape.cells[0], g + grid.shape.cells[1], g + grid.shape.cells[2]};
+    if (grid.physical[c][1]) hi[c] -= 1;
+    for (int k = g; k < hi[2]; ++k) {
+      for (int j = g; j < hi[1]; ++j) {
+        for (int i = g; i < hi[0]; ++i) {
+          const int idx[3] = {i, j, k};
+          Real x[3];
+          position(c, idx, x);
+          const Nearest here = nearest_body(bodies, x);
+          ForcingPoint point{{i, j, k}, {i, j, k}, c, here.body, 0};
+          if (here.distance <= 0) {
+            points.push_back(point);
+            ++solid_points_;
+            continue;
+          }
+          // The face neighbour across the nearest surface crossing, if any neighbour is solid.
+          Real best_distance = std::numeric_limits<Real>::max();
+          for (int a = 0; a < dims; ++a) {
+            for (int step : {-1, 1}) {
+              int neighbour[3] = {i, j, k};
+              neighbour[a] += step;
+              Real y[3];
+              position(c, neighbour, y);
+              const Nearest there = nearest_body(bodies, y);
+              if (there.distance > 0) continue;
+              const Real fraction = here.distance / (here.distance - there.distance);  // in cells of axis a
+              if (fraction * grid.spacing[a] >= best_distance) continue;
+              best_distance = fraction * grid.spacing[a];
+              point.body = there.body;
+              point.outer[0] = i;
+              point.outer[1] = j;
+              point.outer[2] = k;
+              point.outer[a] -= step;
+              point.weight = fraction / (fraction + 1);
+            }
+          }
+          if (best_distance < std::numeric_limits<Real>::max()) points.push_back(point);
+        }
+      }
+    }
+  }
+  points_ = Kokkos::View<ForcingPoint*, MemSpace>("immersed_boundary::points", points.size());
+  auto host = Kokkos::create_mirror_view(points_);
+  for (std::size_t n = 0; n < points.size(); ++n) host(n) = points[n];
+  Kokkos::deep_copy(points_, host);
+  targets_ = Kokkos::View<Real*, MemSpace>("immersed_boundary::targets", points.size());
+}
+
+void ImmersedBoundary::apply(const fields::FlowState& state, Real step_dt) {
+  const auto points = points_;
+  const auto targets = targets_;
+  const auto forces = forces_;
+  const Field u = state.u, v = state.v, w = state.w;
+  const Real scale = -cell_volume_ / step_dt;
+  const int n = static_cast<int>(points.extent(0));
+  // Targets first, from the predicted field, so that no face reads a neighbour another thread already forced.
+  Kokkos::parallel_for(
+      "physics::ib_targets", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(int p) {
+        const ForcingPoint& q = points(p);
+        const Field f = q.component == 0 ? u : (q.component == 1 ? v : w);
+        targets(p) = q.weight * f(q.outer[0], q.outer[1], q.outer[2]);
+      });
+  Kokkos::parallel_for(
+      "physics::ib_forcing", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(int p) {
+        const ForcingPoint& q = points(p);
+        const Field f = q.component == 0 ? u : (q.component == 1 ? v : w);
+        Real& value = f(q.index[0], q.index[1], q.index[2]);
+        Kokkos::atomic_add(&forces(3 * q.body + q.component), scale * (targets(p) - value));
+        value = targets(p);
+      });
+}
+
+std::vector<std::array<double, 3>> ImmersedBoundary::take_step_forces(const parallel::Reducer& reducer,
+                                                                      double density) {
+  reducer.allreduce(forces_, parallel::ReduceOp::sum);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), forces_);
+  std::vector<std::array<double, 3>> result(names_.size());
+  for (std::size_t b = 0; b < names_.size(); ++b) {
+    for (int c = 0; c < 3; ++c) result[b][c] = density * host(3 * b + c);
+  }
+  Kokkos::deep_copy(forces_, 0);
+  return result;
+}
+
+}  // namespace eddy::physics

@@ -1,0 +1,86 @@
+#include "physics/scalar_transport.hpp"
+
+#include "core/error.hpp"
+#include "physics/scalar_initial.hpp"
+#include "physics/scalar_stencil.hpp"
+
+#include <utility>
+
+namespace eddy::physics {
+namespace {
+
+template <bool Upwind>
+void scalar_rhs(const Field& c, const Field& rhs, const fields::FlowState& state, Real diffusivity,
+                const operators::StaggeredGrid& grid) {
+  const Field u = state.u, v = state.v, w = state.w;
+  const operators::InverseSpacing inv = grid.inv;
+  const bool three_d = grid.three_d;
+  Kokkos::parallel_for(
+      "physics::scalar_rhs", grid::owned_cells(grid.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+        rhs(i, j, k) = scalar_advection<Upwind>(c, u, v, w, i, j, k, inv, three_d) +
+                       diffusivity * operators::laplacian(c, i, j, k, inv, three_d);
+      });
+}
+
+}  // namespace
+
+ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& context,
+                                 const grid::Decomposition& decomp, const operators::StaggeredGrid& grid)
+    : grid_(grid), advection_(deck.numerics.advection), configs_(deck.scalars) {
+  require(count() <= parallel::HaloExchange::max_fields,
+          "scalars: at most " + std::to_string(parallel::HaloExchange::max_fields) + " scalars are supported");
+  for (const auto& scalar : configs_) {
+    values_.push_back(fields::make_field(scalar.name, grid.shape));
+    rhs_current_.push_back(fields::make_field(scalar.name + "_rhs", grid.shape));
+    rhs_previous_.push_back(fields::make_field(scalar.name + "_rhs_previous", grid.shape));
+    boundaries_.emplace_back(scalar, decomp);
+  }
+  if (!values_.empty()) {
+    halo_ =
+        std::make_unique<parallel::HaloExchange>(context, decomp, grid.shape, values_, 1, deck.parallel.halo_backend);
+  }
+}
+
+int ScalarTransport::index_of(const std::string& name) const {
+  for (int n = 0; n < count(); ++n) {
+    if (configs_[n].name == name) return n;
+  }
+  return -1;
+}
+
+void ScalarTransport::initialise(const grid::Decomposition& decomp) {
+  for (int n = 0; n < count(); ++n) set_initial_scalar(configs_[n], decomp, values_[n], grid_.shape.ghost);
+  fill_ghosts();
+}
+
+void ScalarTransport::fill_ghosts() {
+  if (!halo_) return;
+  halo_->exchange();
+  for (int n = 0; n < count(); ++n) boundaries_[n].apply(values_[n], grid_.shape);
+}
+
+void ScalarTransport::compute_rhs(const fields::FlowState& state) {
+  for (int n = 0; n < count(); ++n) {
+    if (advection_ == config::AdvectionScheme::upwind) {
+      scalar_rhs<true>(values_[n], rhs_current_[n], state, configs_[n].diffusivity, grid_);
+    } else {
+      scalar_rhs<false>(values_[n], rhs_current_[n], state, configs_[n].diffusivity, grid_);
+    }
+  }
+}
+
+void ScalarTransport::advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight) {
+  if (count() == 0) return;
+  compute_rhs(state);
+  const Real a = current_weight, b = previous_weight;
+  for (int n = 0; n < count(); ++n) {
+    const Field c = values_[n], now = rhs_current_[n], before = rhs_previous_[n];
+    Kokkos::parallel_for(
+        "physics::scalar_stage_update", grid::owned_cells(grid_.shape),
+        KOKKOS_LAMBDA(int i, int j, int k) { c(i, j, k) += a * now(i, j, k) + b * before(i, j, k); });
+  }
+  std::swap(rhs_current_, rhs_previous_);
+  fill_ghosts();
+}
+
+}  // namespace eddy::physics

@@ -1,0 +1,51 @@
+#pragma once
+// Transported cell-centred scalars (temperature, dye): their fields, right-hand sides, halo and boundary conditions,
+// advanced inside the stages of the flow integrator with the same coefficients as the momentum:
+//   c* = c + dt (gamma R_k + zeta R_{k-1}),  R = -div(u c) + kappa Laplacian(c)  (u and c of the stage start).
+#include "config/deck.hpp"
+#include "operators/staggered_grid.hpp"
+#include "parallel/context.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "physics/scalar_boundary.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eddy::physics {
+
+class ScalarTransport {
+ public:
+  /// Allocates one field per deck scalar (at most HaloExchange::max_fields) and builds their halo and boundaries.
+  ScalarTransport(const config::Deck& deck, parallel::Context& context, const grid::Decomposition& decomp,
+                  const operators::StaggeredGrid& grid);
+
+  /// Number of scalars.
+  int count() const { return static_cast<int>(values_.size()); }
+  /// The field of scalar `n` (ghosts valid between stages).
+  const Field& field(int n) const { return values_[n]; }
+  /// The deck settings of scalar `n`.
+  const config::ScalarConfig& config(int n) const { return configs_[n]; }
+  /// Index of the scalar called `name`, or -1.
+  int index_of(const std::string& name) const;
+
+  /// Sets the initial fields and fills their ghosts.
+  void initialise(const grid::Decomposition& decomp);
+  /// One stage: R_k from the current velocity and scalars, c += a R_k + b R_{k-1}, ghosts refilled; call before the
+  /// velocity of the stage is updated.
+  void advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight);
+  /// Refills the ghosts: halo exchange, then the physical faces.
+  void fill_ghosts();
+
+ private:
+  void compute_rhs(const fields::FlowState& state);
+
+  operators::StaggeredGrid grid_;
+  config::AdvectionScheme advection_;
+  std::vector<config::ScalarConfig> configs_;
+  std::vector<Field> values_, rhs_current_, rhs_previous_;
+  std::vector<ScalarBoundary> boundaries_;
+  std::unique_ptr<parallel::HaloExchange> halo_;
+};
+
+}  // namespace eddy::physics

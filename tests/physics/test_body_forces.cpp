@@ -1,0 +1,79 @@
+// Immersed bodies: a body at rest in fluid at rest feels no force, the forcing sets the solid faces to rest, and
+// the forces on a cylinder that crosses rank boundaries are the same on any number of ranks.
+#include "../flow/flow_test_support.hpp"
+#include "physics/coupled_physics.hpp"
+#include "physics_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+TEST(BodyForces, BodiesAtRestInFluidAtRestFeelNoForce) {
+  auto deck = eddy::testing::periodic_box_deck(3, 16);
+  deck.domain.length = {1, 1, 1};
+  for (auto& face : deck.boundary.faces) face.type = eddy::config::BoundaryType::no_slip;
+  eddy::config::BodyConfig sphere;
+  sphere.name = "sphere";
+  sphere.shape = eddy::config::BodyShape::sphere;
+  sphere.center = {0.4, 0.5, 0.55};
+  sphere.radius = 0.2;
+  eddy::config::BodyConfig box;
+  box.name = "box";
+  box.shape = eddy::config::BodyShape::box;
+  box.center = {0.8, 0.3, 0.3};
+  box.size = {0.1, 0.2, 0.25};
+  deck.bodies = {sphere, box};
+  eddy::parallel::Context world;
+  eddy::time::Simulation sim(deck, world, {"", true});
+  sim.advance(3);
+  for (const auto& body : sim.physics().body_forces()) {
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(body.force[c], 0.0) << body.name << " component " << c;
+  }
+  EXPECT_EQ(sim.kinetic_energy(), 0.0);
+}
+
+TEST(BodyForces, SolidFacesAreAtRestAfterTheForcing) {
+  auto deck = eddy::testing::cylinder_channel_deck(128, 24);
+  deck.time.max_steps = 5;
+  eddy::parallel::Context world;
+  eddy::time::Simulation sim(deck, world, {"", true});
+  sim.advance(5);
+  // Inside the cylinder the velocity is what the last projection left: O(dt) of the forcing's rest state.
+  const auto u = eddy::testing::gather(sim, 0);
+  const auto& g = sim.decomposition().global;
+  const double h = g.spacing(0);
+  double inside = 0, outside = 0;
+  for (int j = 0; j < g.cells[1]; ++j) {
+    for (int i = 0; i < g.cells[0]; ++i) {
+      const double x = (i + 1) * h - 0.2, y = (j + 0.5) * h - 0.2;
+      const double r = std::sqrt(x * x + y * y);
+      if (r < 0.03) inside = std::max(inside, std::abs(u(i, j, 0)));
+      if (r > 0.1) outside = std::max(outside, std::abs(u(i, j, 0)));
+    }
+  }
+  EXPECT_LT(inside, 0.05 * outside);
+}
+
+TEST(BodyForces, CylinderForcesAgreeOnAnyRankCount) {
+  auto deck = eddy::testing::cylinder_channel_deck(128, 24);
+  deck.bodies[0].center = {0.22, 0.21, 0};  // across the rank boundaries of the 2 x 2 split
+  deck.time.max_steps = 8;
+  eddy::parallel::Context world;
+  eddy::time::Simulation distributed(deck, world, {"", true});
+  distributed.advance(8);
+  double result[3] = {distributed.physics().body_forces()[0].force[0], distributed.physics().body_forces()[0].force[1],
+                      0};
+  if (world.rank() == 0) {
+    eddy::parallel::Context alone(MPI_COMM_SELF);
+    eddy::time::Simulation serial(deck, alone, {"", true});
+    serial.advance(8);
+    const auto& force = serial.physics().body_forces()[0].force;
+    result[2] =
+        std::max(std::abs(force[0] - result[0]), std::abs(force[1] - result[1])) / std::max(std::abs(force[0]), 1e-300);
+    EXPECT_GT(std::abs(force[0]), 0.0);
+  }
+  MPI_Bcast(result, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  EXPECT_LE(result[2], 1e-9) << "drag " << result[0] << " lift " << result[1];
+}
+
+}  // namespace

@@ -1,0 +1,63 @@
+// The scalars, buoyancy and bodies sections: decks in inputs/ load and round-trip, rayleigh/prandtl set the
+// dimensionless coefficients, and mistakes fail with located messages.
+#include "../config/config_test_helpers.hpp"
+#include "config/print.hpp"
+
+#include <cmath>
+
+namespace eddy::config {
+namespace {
+
+using testing::load_error;
+using testing::source_dir;
+
+TEST(PhysicsConfig, DecksLoadAndRoundTrip) {
+  for (const char* name :
+       {"heated_cavity2d_ra1e4", "rayleigh_benard2d_ra1e4", "cylinder2d_re20", "cylinder2d_re100", "sphere3d_re100"}) {
+    const Deck deck = load(source_dir() + "/inputs/" + name + ".yaml");
+    EXPECT_EQ(load_text(to_yaml(deck), deck.source), deck) << name << "\n" << to_yaml(deck);
+  }
+}
+
+TEST(PhysicsConfig, RayleighAndPrandtlSetTheDimensionlessCoefficients) {
+  const Deck deck = load(source_dir() + "/inputs/heated_cavity2d_ra1e4.yaml");
+  EXPECT_DOUBLE_EQ(deck.physics.viscosity, std::sqrt(0.71 / 1e4));
+  EXPECT_DOUBLE_EQ(deck.scalars[0].diffusivity, 1 / std::sqrt(1e4 * 0.71));
+  EXPECT_EQ(deck.physics.beta_g, 1.0);
+  EXPECT_EQ(deck.scalars[0].boundary[2].type, ScalarBoundaryType::adiabatic);
+  EXPECT_EQ(deck.scalars[0].boundary[4].type, ScalarBoundaryType::periodic);
+}
+
+TEST(PhysicsConfig, ScalarFacesFollowTheVelocityUnlessGiven) {
+  const Deck deck = load_text(
+      "boundary: {x_low: {type: inflow, velocity: [1, 0]}, x_high: outflow, y_low: periodic, y_high: periodic}\n"
+      "scalars: [{name: dye, diffusivity: 0.1}]\n",
+      "t");
+  EXPECT_EQ(deck.scalars[0].boundary[0].type, ScalarBoundaryType::inflow);
+  EXPECT_EQ(deck.scalars[0].boundary[1].type, ScalarBoundaryType::outflow);
+  EXPECT_EQ(deck.scalars[0].boundary[2].type, ScalarBoundaryType::periodic);
+}
+
+TEST(PhysicsConfig, MistakesAreLocated) {
+  EXPECT_CONTAINS(load_error("scalars:\n  - {name: temperature, diffusivty: 1}\n"),
+                  "scalars[0].diffusivty (deck.yaml, line 2): unknown key 'diffusivty'");
+  EXPECT_CONTAINS(load_error("scalars:\n  - name: t\n    diffusivity: -1\n"),
+                  "scalars[0].diffusivity (deck.yaml, line 3)");
+  EXPECT_CONTAINS(load_error("scalars:\n  - name: t\n    boundary: {x_low: {type: value}}\n"),
+                  "scalars[0].boundary.x_low.value");
+  EXPECT_CONTAINS(load_error("scalars: [{name: t, boundary: {x_low: periodic}}]\n"),
+                  "a scalar face is periodic exactly where the velocity face is");
+  EXPECT_CONTAINS(load_error("physics: {rayleigh: 1e4, prandtl: 0.7}\n"), "needs a scalar named temperature");
+  EXPECT_CONTAINS(load_error("physics: {rayleigh: 1e4, prandtl: 0.7, viscosity: 1}\nscalars: [{name: temperature}]\n"),
+                  "physics.viscosity");
+  EXPECT_CONTAINS(load_error("physics: {beta_g: 1}\n"), "physics.beta_g");
+  EXPECT_CONTAINS(load_error("bodies:\n  - {name: b, shape: sphere, center: [0.5, 0.5], radius: 0.1}\n"),
+                  "bodies[0].shape (deck.yaml, line 2): got sphere in 2D");
+  EXPECT_CONTAINS(load_error("bodies:\n  - {name: b, shape: circle, center: [1.5, 0.5], radius: 0.1}\n"),
+                  "bodies[0].center[0]");
+  EXPECT_CONTAINS(load_error("bodies:\n  - {name: b, shape: box, center: [0.5, 0.5], radius: 0.1}\n"),
+                  "bodies[0].radius");
+}
+
+}  // namespace
+}  // namespace eddy::config
