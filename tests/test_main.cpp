@@ -1,7 +1,7 @@
 // Shared GoogleTest main: MPI and Kokkos live for the whole test program; only rank 0 prints results.
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

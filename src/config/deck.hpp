@@ -22,9 +22,9 @@ struct PhysicsConfig {
   double viscosity = 0.01;  ///< kinematic viscosity nu
   double density = 1.0;     ///< constant density (pressure is reported as p, not p/rho)
   // Boussinesq buoyancy on the scalar named "temperature": f = -beta_g (T - T_ref) * gravity (a unit vector).
-  double beta_g = 0;                          ///< expansion coefficient times |g|; 0 = no buoyancy
-  double reference_temperature = 0;           ///< T_ref
-  std::array<double, 3> gravity{0, -1, 0};    ///< direction of g; parse sets [0, 0, -1] in 3D unless given
+  double beta_g = 0;                        ///< expansion coefficient times |g|; 0 = no buoyancy
+  double reference_temperature = 0;         ///< T_ref
+  std::array<double, 3> gravity{0, -1, 0};  ///< direction of g; parse sets [0, 0, -1] in 3D unless given
 
   bool operator==(const PhysicsConfig&) const = default;
 };
@@ -143,7 +143,7 @@ struct Deck {
   ParallelConfig parallel;
   std::vector<ScalarConfig> scalars;  ///< transported scalars (deck section `scalars`)
   std::vector<BodyConfig> bodies;     ///< immersed solid bodies (deck section `bodies`)
-  std::string source;  ///< where the deck came from (a path, or "<embedded default>")
+  std::string source;                 ///< where the deck came from (a path, or "<embedded default>")
 
   bool operator==(const Deck&) const = default;
 };

@@ -9,7 +9,8 @@ namespace eddy::config {
 
 const std::vector<std::string>* section_keys(const std::string& path) {
   static const std::map<std::string, std::vector<std::string>> sections{
-      {"", {"name", "domain", "physics", "boundary", "initial", "time", "numerics", "pressure", "output", "parallel",
+      {"",
+       {"name", "domain", "physics", "boundary", "initial", "time", "numerics", "pressure", "output", "parallel",
         "scalars", "bodies"}},
       {"domain", {"dimensions", "cells", "length", "origin"}},
       {"physics",
