@@ -55,6 +55,7 @@ def main():
                                    (bounds[4] + bounds[5]) / 2]
         source.SliceType.Normal = [0, 0, 1]
     display = Show(source, view)
+    display.SetRepresentationType("Surface")  # a one-cell-thick 2D grid would otherwise show as its outline
     ColorBy(display, ("CELLS", args.array, "Magnitude") if args.array == "velocity" else ("CELLS", args.array))
     display.RescaleTransferFunctionToDataRange(True, False)
     display.SetScalarBarVisibility(view, True)
