@@ -81,7 +81,10 @@ def check_outputs(work):
 def stop_and_restart(work, name, ranks, stop):
     """Starts a long run, stops it with `stop`, checks exit 75 and the restart hint, runs the printed command."""
     run = work / name
-    args = SMALL + ["--set", f"output.directory={run}", "--set", "time.end_time=0.25", "--set", "time.dt=0.005"]
+    # Long enough (1000 steps) that the stop always lands mid-run, however fast the machine.
+    total_steps, dt = 1000, 0.005
+    args = SMALL + ["--set", f"output.directory={run}", "--set", f"time.end_time={total_steps * dt}", "--set",
+                    f"time.dt={dt}"]
     command = launch(ranks) + [ARGS.eddy, "run"] + args
     print("$", shlex.join(command), flush=True)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -102,16 +105,16 @@ def stop_and_restart(work, name, ranks, stop):
     checkpoints = sorted((run / "checkpoints").glob("checkpoint_*.h5"))
     check(len(checkpoints) >= 1, f"{name}: no checkpoint written on stop")
     stopped_step = int(checkpoints[-1].stem.split("_")[1])
-    check(0 < stopped_step < 50, f"{name}: stopped at step {stopped_step}")
+    check(0 < stopped_step < total_steps, f"{name}: stopped at step {stopped_step}")
     result = subprocess.run(launch(ranks) + [ARGS.eddy] + resume[1:], capture_output=True, text=True, timeout=300)
     show(result)
     check(result.returncode == 0, f"{name}: restart exit {result.returncode}")
     summary = json.loads((run / "summary.json").read_text())
-    check(abs(summary["final_time"] - 0.25) < 1e-12, f"{name}: final time {summary['final_time']}")
-    check(summary["final_step"] == 50 and summary["steps"] == 50 - stopped_step,
+    check(abs(summary["final_time"] - total_steps * dt) < 1e-9, f"{name}: final time {summary['final_time']}")
+    check(summary["final_step"] == total_steps and summary["steps"] == total_steps - stopped_step,
           f"{name}: steps {summary['steps']} final {summary['final_step']} after stop at {stopped_step}")
     steps = [int(line.split(",")[0]) for line in (run / "telemetry.csv").read_text().splitlines()[1:]]
-    check(steps == list(range(1, 51)), f"{name}: telemetry steps are not 1..50 once each")
+    check(steps == list(range(1, total_steps + 1)), f"{name}: telemetry steps are not 1..{total_steps} once each")
 
 
 def check_signal(work):
