@@ -1,7 +1,7 @@
 // The differentially heated square cavity of de Vahl Davis (1983) at Ra = 1e4, Pr = 0.71: hot left wall (T = 1),
 // cold right wall (T = 0), adiabatic floor and lid. Benchmark: mean Nusselt number 2.243, largest u on the vertical
 // centre line 16.178 (at y = 0.823) and largest v on the horizontal centre line 19.617 (at x = 0.119), velocities in
-// units of kappa / L. See docs/validation.md for the grid and tolerances.
+// units of kappa / L. See tests/physics/validation.md for the grid and tolerances.
 #include "../flow/flow_test_support.hpp"
 #include "physics/coupled_physics.hpp"
 #include "physics_test_support.hpp"
