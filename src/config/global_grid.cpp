@@ -1,5 +1,9 @@
 #include "config/global_grid.hpp"
 
+#include "core/error.hpp"
+
+#include <string>
+
 namespace eddy::config {
 
 grid::GlobalGrid global_grid(const Deck& deck) {
@@ -9,10 +13,15 @@ grid::GlobalGrid global_grid(const Deck& deck) {
     grid.cells[a] = deck.domain.cells[a];
     grid.length[a] = deck.domain.length[a];
     grid.origin[a] = deck.domain.origin[a];
-    grid.periodic[a] = deck.boundary.face(a, 0).type == BoundaryType::periodic &&
-                       deck.boundary.face(a, 1).type == BoundaryType::periodic;
+    const bool low = deck.boundary.face(a, 0).type == BoundaryType::periodic;
+    const bool high = deck.boundary.face(a, 1).type == BoundaryType::periodic;
+    require(low == high, "boundary: axis " + std::string(1, "xyz"[a]) + " is periodic on one side only");
+    grid.periodic[a] = low;
   }
-  if (grid.dim == 2) grid.periodic[2] = true;
+  if (grid.dim == 2) {
+    grid.cells[2] = 1;
+    grid.periodic[2] = true;
+  }
   return grid;
 }
 

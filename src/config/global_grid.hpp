@@ -5,7 +5,8 @@
 
 namespace eddy::config {
 
-/// The global grid of a deck: cells, extent, origin, and an axis periodic where both its faces are periodic.
+/// The global grid of a deck: cells, extent, origin, an axis periodic where both its faces are (2D: one periodic z
+/// cell); throws eddy::Error where only one face of an axis is periodic.
 grid::GlobalGrid global_grid(const Deck& deck);
 
 }  // namespace eddy::config

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
 #include "grid/index_ranges.hpp"
+#include "io/block_layout.hpp"
 #include "io/checksum.hpp"
 #include "io/collective.hpp"
 
@@ -76,12 +77,10 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
       });
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), owned);
 
-  const auto& n = decomp_.global.cells;
-  const auto& o = decomp_.offset;
-  const auto& c = decomp_.local_cells;
-  const std::vector<hsize_t> dims{hsize_t(n[2]), hsize_t(n[1]), hsize_t(n[0])};
-  const std::vector<hsize_t> offset{hsize_t(o[2]), hsize_t(o[1]), hsize_t(o[0])};
-  const std::vector<hsize_t> count{hsize_t(c[2]), hsize_t(c[1]), hsize_t(c[0])};
+  const BlockLayout layout = block_layout(decomp_);
+  const auto& dims = layout.global_dims;
+  const auto& offset = layout.offset;
+  const auto& count = layout.count;
   const std::size_t block = static_cast<std::size_t>(decomp_.local_cell_count());
   std::vector<BlockDataset> datasets;
   for (std::size_t f = 0; f < field_names.size(); ++f) {
@@ -177,10 +176,9 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
   ProfileRegion region("io::restart");
   CheckpointMeta meta;
   meta.path = resolve(path_or_latest);
-  const auto& o = decomp_.offset;
-  const auto& c = decomp_.local_cells;
-  const std::vector<hsize_t> offset{hsize_t(o[2]), hsize_t(o[1]), hsize_t(o[0])};
-  const std::vector<hsize_t> count{hsize_t(c[2]), hsize_t(c[1]), hsize_t(c[0])};
+  const BlockLayout layout = block_layout(decomp_);
+  const auto& offset = layout.offset;
+  const auto& count = layout.count;
   const std::size_t block = static_cast<std::size_t>(decomp_.local_cell_count());
   OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], 4);
   auto host = Kokkos::create_mirror_view(owned);
@@ -195,8 +193,7 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
     meta.eddy_version = file.read_string("eddy_version");
     for (std::size_t f = 0; f < field_names.size(); ++f) {
       const std::vector<hsize_t> dims = file.dims(field_names[f]);
-      if (dims != std::vector<hsize_t>{hsize_t(deck_.domain.cells[2]), hsize_t(deck_.domain.cells[1]),
-                                       hsize_t(deck_.domain.cells[0])}) {
+      if (dims != layout.global_dims) {
         throw Error("checkpoint '" + meta.path.string() + "': dataset /" + field_names[f] + " has the wrong shape");
       }
       double* data = host.data() + f * block;

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
+#include "io/block_layout.hpp"
 #include "io/collective.hpp"
 #include "io/text_file.hpp"
 
@@ -74,12 +75,10 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, double 
   Kokkos::deep_copy(vorticity_host_, cells_.vorticity);
   Kokkos::deep_copy(q_criterion_host_, cells_.q_criterion);
 
-  const auto& n = decomp_.global.cells;
-  const auto& o = decomp_.offset;
-  const auto& c = decomp_.local_cells;
-  const std::vector<hsize_t> dims{hsize_t(n[2]), hsize_t(n[1]), hsize_t(n[0])};
-  const std::vector<hsize_t> offset{hsize_t(o[2]), hsize_t(o[1]), hsize_t(o[0])};
-  const std::vector<hsize_t> count{hsize_t(c[2]), hsize_t(c[1]), hsize_t(c[0])};
+  const BlockLayout layout = block_layout(decomp_);
+  const auto& dims = layout.global_dims;
+  const auto& offset = layout.offset;
+  const auto& count = layout.count;
   std::vector<BlockDataset> datasets;
   for (const auto& array : arrays_) {
     BlockDataset d{array.name, dims, offset, count, nullptr, {}};

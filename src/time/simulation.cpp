@@ -1,6 +1,7 @@
 #include "time/simulation.hpp"
 
 #include "boundary/velocity_boundary.hpp"
+#include "config/global_grid.hpp"
 #include "core/error.hpp"
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
@@ -32,26 +33,6 @@
 namespace eddy::time {
 namespace {
 
-// The global grid the deck describes; an axis is periodic when both of its faces are.
-grid::GlobalGrid global_grid(const config::Deck& deck) {
-  grid::GlobalGrid g;
-  g.dim = deck.domain.dimensions;
-  for (int a = 0; a < 3; ++a) {
-    g.cells[a] = deck.domain.cells[a];
-    g.length[a] = deck.domain.length[a];
-    g.origin[a] = deck.domain.origin[a];
-    const bool low = deck.boundary.face(a, 0).type == config::BoundaryType::periodic;
-    const bool high = deck.boundary.face(a, 1).type == config::BoundaryType::periodic;
-    require(low == high, "boundary: axis " + std::string(1, "xyz"[a]) + " is periodic on one side only");
-    g.periodic[a] = low;
-  }
-  if (g.dim == 2) {
-    g.cells[2] = 1;
-    g.periodic[2] = true;
-  }
-  return g;
-}
-
 std::vector<Field> velocity_fields(const fields::FlowState& state, int dimensions) {
   if (dimensions == 3) return {state.u, state.v, state.w};
   return {state.u, state.v};
@@ -64,7 +45,7 @@ struct Simulation::Impl {
       : deck(deck_in),
         context(context_in),
         options(options_in),
-        decomp(grid::decompose(global_grid(deck_in), context_in.comm(), deck_in.parallel.process_grid)),
+        decomp(grid::decompose(config::global_grid(deck_in), context_in.comm(), deck_in.parallel.process_grid)),
         shape(fields::local_shape(decomp, 1)),
         grid(operators::make_staggered_grid(decomp, shape)),
         state(fields::FlowState::allocate(shape)),
