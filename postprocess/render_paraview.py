@@ -5,9 +5,13 @@
 2D runs are shown from +z; 3D runs as a slice through the middle of the box, seen at an angle."""
 import argparse
 import os
+import random
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
+import time
 
 NO_DISPLAY = 77  # exit status when no X display is available for ParaView's renderer
 
@@ -26,10 +30,10 @@ def main():
     if not os.path.isfile(xmf):
         sys.exit(f"error: '{xmf}' does not exist (no field output in this run folder?)")
     if not os.environ.get("DISPLAY") and not os.environ.get("EDDY_RENDER_NO_X"):
-        # ParaView builds with an X renderer need a display; use a virtual one when xvfb-run exists.
-        if shutil.which("xvfb-run"):
-            sys.exit(subprocess.call(["xvfb-run", "-a", sys.executable] + sys.argv))
-        print("error: no X display for ParaView's renderer and no xvfb-run (apt install xvfb); set "
+        # ParaView builds with an X renderer need a display; use a virtual one when Xvfb exists.
+        if shutil.which("Xvfb"):
+            sys.exit(_rerun_on_virtual_display())
+        print("error: no X display for ParaView's renderer and no Xvfb (apt install xvfb); set "
               "EDDY_RENDER_NO_X=1 if this ParaView renders off screen (EGL/OSMesa builds)", file=sys.stderr)
         sys.exit(NO_DISPLAY)
     from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetScalarBar, ResetCamera, SaveScreenshot, Show,
@@ -40,11 +44,11 @@ def main():
     if args.array not in reader.CellData.keys():
         sys.exit(f"error: no cell array '{args.array}' in '{xmf}' (arrays: {', '.join(reader.CellData.keys())})")
     times = list(reader.TimestepValues) or [0.0]
-    time = times[-1] if args.time is None else min(times, key=lambda t: abs(t - args.time))
+    shown_time = times[-1] if args.time is None else min(times, key=lambda t: abs(t - args.time))
     view = GetActiveViewOrCreate("RenderView")
     view.ViewSize = args.size
-    view.ViewTime = time
-    reader.UpdatePipeline(time)
+    view.ViewTime = shown_time
+    reader.UpdatePipeline(shown_time)
     bounds = reader.GetDataInformation().GetBounds()
     three_d = (bounds[5] - bounds[4]) > 1.5 * min(bounds[1] - bounds[0], bounds[3] - bounds[2]) / 64 and \
         reader.GetDataInformation().GetNumberOfCells() > 0 and _layers(reader) > 1
@@ -59,7 +63,7 @@ def main():
     ColorBy(display, ("CELLS", args.array, "Magnitude") if args.array == "velocity" else ("CELLS", args.array))
     display.RescaleTransferFunctionToDataRange(True, False)
     display.SetScalarBarVisibility(view, True)
-    GetScalarBar(display.LookupTable, view).Title = f"{args.array}, t = {time:.4g}"
+    GetScalarBar(display.LookupTable, view).Title = f"{args.array}, t = {shown_time:.4g}"
     view.CameraPosition = [(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, bounds[5] + 10]
     view.CameraFocalPoint = [(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, (bounds[4] + bounds[5]) / 2]
     view.CameraViewUp = [0, 1, 0]
@@ -69,6 +73,49 @@ def main():
     if not os.path.isfile(output) or os.path.getsize(output) == 0:
         sys.exit(f"error: ParaView did not write '{output}'")
     print(output)
+
+
+def _rerun_on_virtual_display():
+    """Run this script again on a private Xvfb display and return its exit status. The display number is drawn at
+    random from a wide range and given to Xvfb explicitly: Xvfb then takes the display's lock before it opens any
+    socket, so concurrent renders never disturb each other's server (Xvfb's own -displayfd search does)."""
+    log = tempfile.TemporaryFile()
+    for _ in range(5):
+        number = random.randrange(100, 30000)
+        if os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
+            continue
+        server = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1280x1024x24", "-nolisten", "tcp",
+                                   "-noreset"],
+                                  stdout=subprocess.DEVNULL, stderr=log)
+        try:
+            if _wait_for_display(server, number):
+                status = subprocess.call([sys.executable] + sys.argv, env=dict(os.environ, DISPLAY=f":{number}"))
+                if status != 0:
+                    log.seek(0)
+                    print(f"Xvfb :{number} said:\n{log.read().decode(errors='replace')}", file=sys.stderr)
+                return status
+        finally:
+            if server.poll() is None:
+                server.terminate()
+                server.wait()
+    log.seek(0)
+    print(f"error: Xvfb did not start a display for ParaView's renderer:\n{log.read().decode(errors='replace')}",
+          file=sys.stderr)
+    return 1
+
+
+def _wait_for_display(server, number, seconds=60):
+    """True once X server `server` accepts connections on display `number`; False if it exits or times out."""
+    path = f"/tmp/.X11-unix/X{number}"
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and server.poll() is None:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(path)
+                return True
+            except OSError:
+                time.sleep(0.05)
+    return False
 
 
 def _layers(reader):

@@ -44,6 +44,9 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   try {
     status = line.command == app::Command::check ? app::run_check(line, rank) : run_case(line);
+    // Every rank reached the same status; only rank 0 returns it, so the launcher cannot end the job while rank 0
+    // still writes its message, summary or last checkpoint.
+    if (rank != 0) status = 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "eddy: error: %s%s\n", size > 1 ? ("rank " + std::to_string(rank) + ": ").c_str() : "",
                  e.what());
