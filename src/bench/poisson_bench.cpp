@@ -3,21 +3,29 @@
 // box).
 #include "bench/bench_options.hpp"
 #include "bench/poisson_benchmarks.hpp"
+#include "config/names.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/multigrid.hpp"
 #include "solver/poisson_kernels.hpp"
 
 #include <cstdio>
+#include <map>
+#include <string>
 
 namespace eddy::bench {
 namespace {
 
-config::PoissonSolverType solver_type(const std::string& name) {
-  if (name == "multigrid") return config::PoissonSolverType::multigrid;
-  if (name == "mg_cg") return config::PoissonSolverType::mg_cg;
-  if (name == "cg") return config::PoissonSolverType::cg;
-  if (name == "jacobi") return config::PoissonSolverType::jacobi;
-  throw Error("bench poisson: --solver must be multigrid, mg_cg, cg or jacobi, got '" + name + "'");
+/// The value of option `--key` spelled as in the deck (`fallback` when absent).
+template <class Enum>
+Enum enum_option(const std::map<std::string, std::string>& options, const std::string& key, Enum fallback) {
+  if (!options.count(key)) return fallback;
+  const auto value = config::from_string<Enum>(options.at(key));
+  if (!value) {
+    std::string allowed;
+    for (const auto& name : config::allowed_names<Enum>()) allowed += (allowed.empty() ? "" : ", ") + name;
+    throw Error("bench poisson: --" + key + " must be one of " + allowed + ", got '" + options.at(key) + "'");
+  }
+  return *value;
 }
 
 }  // namespace
@@ -29,7 +37,6 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   require(dim == 2 || dim == 3, "bench poisson: --dim must be 2 or 3");
   const int reps = std::max(20, int_option(options, "reps", 20));
   const int solves = std::max(1, int_option(options, "solves", 5));
-  const std::string solver_name = options.count("solver") ? options.at("solver") : "multigrid";
   parallel::Reducer reducer(context, config::CommBackend::automatic);
 
   const int nz = dim == 2 ? 1 : n;
@@ -47,7 +54,10 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   solver::subtract_constant(rhs, solver::global_sum(rhs, level, reducer) / level.global_cells());
 
   config::PoissonConfig config;
-  config.solver = solver_type(solver_name);
+  config.solver = enum_option(options, "solver", config::PoissonSolverType::multigrid);
+  config.smoother = enum_option(options, "smoother", config.smoother);
+  config.pre_smooth = int_option(options, "pre_smooth", config.pre_smooth);
+  config.post_smooth = int_option(options, "post_smooth", config.post_smooth);
   config.rtol = 1e-10;
   config.atol = 0;
   config.max_iterations = config.solver == config::PoissonSolverType::multigrid ? 100 : 5000;
@@ -82,8 +92,9 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   const double unknowns = static_cast<double>(global.total_cells());
 
   if (context.rank() == 0) {
-    std::printf("poisson benchmark: %d^%d cells, Neumann faces, %d rank(s), %d multigrid levels\n", n, dim,
-                context.size(), multigrid.level_count());
+    std::printf("poisson benchmark: %d^%d cells, Neumann faces, %d rank(s), %d multigrid levels, %s V(%d,%d)\n", n, dim,
+                context.size(), multigrid.level_count(), config::to_string(config.smoother).c_str(), config.pre_smooth,
+                config.post_smooth);
     std::printf("%-36s %14s\n", "quantity", "value");
     std::printf("%-36s %14.4f\n", "V-cycle time [ms] (median)", 1e3 * cycle_time);
     std::printf("%-36s %14.3e\n", "V-cycle cells/s", unknowns / cycle_time);

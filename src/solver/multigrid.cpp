@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
+#include "solver/chebyshev.hpp"
 #include "solver/poisson_kernels.hpp"
 
 namespace eddy::solver {
@@ -20,9 +21,8 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
                      const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric)
     : config_(config), symmetric_(symmetric) {
   if (symmetric_) config_.post_smooth = config_.pre_smooth;
-  require(config.smoother != config::SmootherType::chebyshev,
-          "pressure.smoother: 'chebyshev' is not available yet; use red_black_gauss_seidel or jacobi");
-  const bool jacobi = config.smoother == config::SmootherType::jacobi;
+  const bool polynomial = config.smoother != config::SmootherType::red_black_gauss_seidel;
+  const bool chebyshev = config.smoother == config::SmootherType::chebyshev;
   PoissonLevel geometry = top;
   while (true) {
     Level level;
@@ -36,7 +36,14 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
       level.x = fields::make_field("mg::x", geometry.shape);
       level.b = fields::make_field("mg::b", geometry.shape);
     }
-    if (jacobi) level.r = fields::make_field("mg::r", geometry.shape);
+    if (polynomial) level.r = fields::make_field("mg::r", geometry.shape);
+    if (chebyshev) {
+      level.d = fields::make_field("mg::d", geometry.shape);
+      const auto w = geometry.weights();
+      const auto band = high_frequency_band({w.x, w.y, w.z}, level.factor);
+      level.pre_sweeps = chebyshev_sweeps(band, config_.pre_smooth);
+      level.post_sweeps = chebyshev_sweeps(band, config_.post_smooth);
+    }
     const Int3 factor = level.factor;
     levels_.push_back(std::move(level));
     if (factor == Int3{1, 1, 1}) break;
@@ -74,7 +81,7 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type) {
   }
   auto& fine = levels_[l];
   auto& coarse = levels_[l + 1];
-  smooth(l, x, b, config_.pre_smooth, false);
+  smooth(l, x, b, false);
   restrict_residual(coarse.b, x, b, fine.geometry, coarse.geometry, fine.factor);
   Kokkos::deep_copy(coarse.x, Real(0));
   switch (type) {
@@ -91,16 +98,27 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type) {
       break;
   }
   prolong_add(x, coarse.x, fine.geometry, coarse.geometry, fine.factor);
-  if (config_.smoother == config::SmootherType::jacobi || config_.post_smooth == 0) {
+  if (config_.smoother != config::SmootherType::red_black_gauss_seidel || config_.post_smooth == 0) {
     fine.ghosts->fill(x);
   } else {
     fine.ghosts->exchange(x);
   }
-  smooth(l, x, b, config_.post_smooth, symmetric_);
+  smooth(l, x, b, true);
 }
 
-void Multigrid::smooth(int l, Field x, Field b, int sweeps, bool reverse) {
+void Multigrid::smooth(int l, Field x, Field b, bool after_correction) {
   auto& level = levels_[l];
+  const int sweeps = after_correction ? config_.post_smooth : config_.pre_smooth;
+  const bool reverse = after_correction && symmetric_;
+  if (config_.smoother == config::SmootherType::chebyshev) {
+    // A polynomial in the symmetric operator D^-1 L is self-adjoint: MG-CG stays symmetric without reordering.
+    for (const auto& sweep : after_correction ? level.post_sweeps : level.pre_sweeps) {
+      residual(level.r, x, b, level.geometry);
+      chebyshev_correct(x, level.d, level.r, level.geometry, sweep.previous, sweep.residual);
+      level.ghosts->fill(x);
+    }
+    return;
+  }
   for (int s = 0; s < sweeps; ++s) {
     if (config_.smoother == config::SmootherType::jacobi) {
       residual(level.r, x, b, level.geometry);

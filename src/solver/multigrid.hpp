@@ -1,6 +1,6 @@
 #pragma once
-// Geometric multigrid for the cell-centred Laplacian: V, W or F cycles; red-black Gauss-Seidel or weighted Jacobi
-// smoothing; restriction by averaging the children (fused with the residual); linear interpolation back. The
+// Geometric multigrid for the cell-centred Laplacian: V, W or F cycles; red-black Gauss-Seidel, weighted Jacobi or
+// Chebyshev smoothing; restriction by averaging the children (fused with the residual); linear interpolation back. The
 // coarsest level is solved exactly: densely (gathered onto every rank) when it has at most
 // DenseCoarseSolver::max_unknowns cells, else by CG to a tight relative tolerance; either way the cycle does not
 // depend on how many ranks share that level. Coarsening stops early once a level fits the dense solver's
@@ -9,6 +9,7 @@
 // Ghost traffic per level and cycle: red-black sweeps fold physical faces into the stencil, so between colours only
 // neighbour-rank and periodic ghosts are exchanged (nothing at all on one rank with walls); physical ghosts are set
 // once after each smoothing phase, where the residual and the prolongation read them. 2D levels never copy z ghosts.
+#include "solver/chebyshev.hpp"
 #include "solver/coarse_solver.hpp"
 #include "solver/conjugate_gradient.hpp"
 
@@ -42,11 +43,13 @@ class Multigrid : public Preconditioner {
   struct Level {
     PoissonLevel geometry;
     std::unique_ptr<GhostFiller> ghosts;
-    Field x, b, r;         // solution/correction, right-hand side, residual (Jacobi smoothing only); empty on top
+    Field x, b, r;         // solution/correction, right-hand side, residual (Jacobi/Chebyshev); empty on top
+    Field d;               // the last Chebyshev step
     Int3 factor{1, 1, 1};  // coarsening to the next level
+    std::vector<ChebyshevSweep> pre_sweeps, post_sweeps;
   };
   void visit(int l, Field x, Field b, config::CycleType type);
-  void smooth(int l, Field x, Field b, int sweeps, bool reverse);
+  void smooth(int l, Field x, Field b, bool after_correction);
 
   std::vector<Level> levels_;
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;

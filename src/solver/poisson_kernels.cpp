@@ -131,6 +131,16 @@ void jacobi_correct(Field x, Field r, const PoissonLevel& level, Real weight) {
       KOKKOS_LAMBDA(int i, int j, int k) { x(i, j, k) += scale * r(i, j, k); });
 }
 
+void chebyshev_correct(Field x, Field d, Field r, const PoissonLevel& level, Real previous, Real residual) {
+  const Real scale = residual / level.weights().diagonal();
+  Kokkos::parallel_for(
+      "poisson::chebyshev_correct", grid::owned_cells(level.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+        const Real step = previous * d(i, j, k) + scale * r(i, j, k);
+        d(i, j, k) = step;
+        x(i, j, k) += step;
+      });
+}
+
 void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                        const Int3& factor) {
   const auto w = fine.weights();

@@ -51,6 +51,8 @@ void residual(Field r, Field x, Field b, const PoissonLevel& level);
 void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour);
 /// x += weight * r / diagonal (weighted Jacobi from a stored residual).
 void jacobi_correct(Field x, Field r, const PoissonLevel& level, Real weight);
+/// d = previous * d + residual * r / diagonal, then x += d (one Chebyshev sweep from a stored residual).
+void chebyshev_correct(Field x, Field d, Field r, const PoissonLevel& level, Real previous, Real residual);
 
 /// coarse_b = average over the children of each coarse cell of the fine residual b - L(x) (fused, r not stored).
 void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
