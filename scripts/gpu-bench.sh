@@ -3,7 +3,7 @@
 # benchmarks of tests/perf, and prints one table last.
 #   Kokkos_ROOT=/path/to/kokkos-install scripts/gpu-bench.sh
 # Environment: EDDY_BENCH_N (size, default 512), EDDY_TILE_SWEEP ("128,2,1 256,1,1 ..." stencil tiles to compare),
-# EDDY_SKIP_TESTS=1 (benchmarks only).
+# EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256).
 # Writes logs to $EDDY_BENCH_OUT (default build/cuda/bench).
 set -uo pipefail
 : "${Kokkos_ROOT:?set Kokkos_ROOT to a Kokkos install with the CUDA backend}"
@@ -31,6 +31,8 @@ done
 run stencil "$eddy" bench stencil --n "$size"
 run torch python3 tests/perf/torch_stencil.py --n "$size"
 run poisson "$eddy" bench poisson --n "$size"
+run poisson_chebyshev "$eddy" bench poisson --n "$size" --smoother chebyshev
+run poisson_jacobi "$eddy" bench poisson --n "$size" --smoother jacobi
 run reduce1 "$eddy" bench reduce
 run halo1 "$eddy" bench halo
 if [[ $gpus -ge 2 ]]; then
@@ -44,6 +46,16 @@ if [[ $gpus -ge 2 ]]; then
   run step2strong mpirun_gpus 2 "$eddy" bench step --n "$size"
 fi
 
+if [[ $gpus -ge 2 ]]; then
+  # The user-facing sweep driver on the same machine: Taylor-Green 3D, 20 steps per run, CSV per sweep.
+  launcher="mpirun --allow-run-as-root -np {n} -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH"
+  sweep=${EDDY_SWEEP_N:-256}
+  run scaling_weak python3 scripts/scaling.py weak --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 \
+    --cells-per-rank "$sweep" "$sweep" "$sweep" --eddy "$eddy" --launcher "$launcher" --out "$out/scaling-weak"
+  run scaling_strong python3 scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 \
+    --cells "$sweep" "$sweep" "$sweep" --eddy "$eddy" --launcher "$launcher" --out "$out/scaling-strong"
+fi
+
 tests_rc=0
 if [[ "${EDDY_SKIP_TESTS:-0}" != 1 ]]; then
   ctest --preset cuda-hopper -LE regression -j 4 --timeout 300 >"$out/ctest.log" 2>&1
@@ -53,7 +65,10 @@ grep -E "tests passed|tests failed|Failed|Timeout|\*\*\*" "$out/ctest.log" | tai
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil torch poisson reduce1 reduce2 halo1 halo2 halo2face step1 step2weak step2strong; do
+for f in stencil torch poisson poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step2weak step2strong; do
   [[ -s "$out/$f.log" ]] && { echo "-- $f"; grep -vE "^\s*$" "$out/$f.log" | tail -12; }
+done
+for f in "$out"/scaling-weak/*.csv "$out"/scaling-strong/*.csv; do
+  [[ -s "$f" ]] && { echo "-- $f"; cat "$f"; }
 done
 exit $tests_rc
