@@ -31,6 +31,12 @@ inline Field make_field(const std::string& label, const LocalShape& shape) {
   return Field(label, shape.extent(0), shape.extent(1), shape.extent(2));
 }
 
+/// A cell-centred field and the deck name it goes by (a transported scalar: temperature, a dye).
+struct NamedField {
+  std::string name;
+  Field field;
+};
+
 /// The velocity components on the faces and the pressure at the centres.
 struct FlowState {
   Field u, v, w, p;

@@ -8,7 +8,6 @@
 #include "io/collective.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <regex>
@@ -18,8 +17,55 @@ namespace eddy::io {
 
 namespace {
 
-constexpr std::array<const char*, 4> field_names{"u", "v", "w", "p"};
 using OwnedValues = Kokkos::View<Real****, Kokkos::LayoutLeft, MemSpace>;  // (nx, ny, nz, field)
+
+/// The datasets of a checkpoint and the fields they hold: u, v, w, p, then /scalar_<name> for every scalar.
+std::vector<fields::NamedField> stored_fields(const fields::FlowState& state,
+                                              const std::vector<fields::NamedField>& scalars) {
+  std::vector<fields::NamedField> stored{{"u", state.u}, {"v", state.v}, {"w", state.w}, {"p", state.p}};
+  for (const auto& scalar : scalars) stored.push_back({"scalar_" + scalar.name, scalar.field});
+  return stored;
+}
+
+/// Copies the owned values of `field` into slot `f` of `owned`.
+void pack_owned(const Field& field, const OwnedValues& owned, int f, const fields::LocalShape& shape) {
+  const int g = shape.ghost;
+  Kokkos::parallel_for(
+      "io::pack_owned", grid::owned_cells(shape),
+      KOKKOS_LAMBDA(int i, int j, int k) { owned(i - g, j - g, k - g, f) = field(i, j, k); });
+}
+
+/// Copies slot `f` of `owned` into the owned values of `field`.
+void unpack_owned(const OwnedValues& owned, int f, const Field& field, const fields::LocalShape& shape) {
+  const int g = shape.ghost;
+  Kokkos::parallel_for(
+      "io::unpack_owned", grid::owned_cells(shape),
+      KOKKOS_LAMBDA(int i, int j, int k) { field(i, j, k) = owned(i - g, j - g, k - g, f); });
+}
+
+/// Names joined with commas (scalar names are letters, digits and '_').
+std::string join_names(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const auto& name : names) joined += (joined.empty() ? "" : ",") + name;
+  return joined;
+}
+
+/// The scalar names a checkpoint holds (none when it has no `scalars` attribute).
+std::vector<std::string> stored_scalar_names(const H5Reader& file) {
+  std::vector<std::string> names;
+  if (!file.has_attribute("scalars")) return names;
+  std::istringstream list(file.read_string("scalars"));
+  for (std::string name; std::getline(list, name, ',');) names.push_back(name);
+  return names;
+}
+
+/// "temperature, dye" or "none".
+std::string listed(const std::vector<std::string>& names) {
+  if (names.empty()) return "none";
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
 
 /// Checkpoints in `directory` by step.
 std::vector<std::pair<long long, std::filesystem::path>> list_checkpoints(const std::filesystem::path& directory) {
@@ -62,19 +108,14 @@ Checkpointer::Checkpointer(const config::Deck& deck, const grid::Decomposition& 
       deck_text_(std::move(deck_text)),
       mode_(default_write_mode()) {}
 
-std::filesystem::path Checkpointer::write(const fields::FlowState& state, double time, long long step, double dt) {
+std::filesystem::path Checkpointer::write(const fields::FlowState& state, double time, long long step, double dt,
+                                          const std::vector<fields::NamedField>& scalars) {
   ProfileRegion region("io::checkpoint");
   run_on_rank0(context_->comm(), [&] { std::filesystem::create_directories(directory_); });
-  const int g = shape_.ghost;
-  OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], 4);
-  const auto u = state.u, v = state.v, w = state.w, p = state.p;
-  Kokkos::parallel_for(
-      "io::pack_owned", grid::owned_cells(shape_), KOKKOS_LAMBDA(int i, int j, int k) {
-        owned(i - g, j - g, k - g, 0) = u(i, j, k);
-        owned(i - g, j - g, k - g, 1) = v(i, j, k);
-        owned(i - g, j - g, k - g, 2) = w(i, j, k);
-        owned(i - g, j - g, k - g, 3) = p(i, j, k);
-      });
+  const auto stored = stored_fields(state, scalars);
+  const int count_fields = static_cast<int>(stored.size());
+  OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], count_fields);
+  for (int f = 0; f < count_fields; ++f) pack_owned(stored[f].field, owned, f, shape_);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), owned);
 
   const BlockLayout layout = block_layout(decomp_);
@@ -83,13 +124,13 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
   const auto& count = layout.count;
   const std::size_t block = static_cast<std::size_t>(decomp_.local_cell_count());
   std::vector<BlockDataset> datasets;
-  for (std::size_t f = 0; f < field_names.size(); ++f) {
-    const double* data = host.data() + f * block;
+  for (int f = 0; f < count_fields; ++f) {
+    const double* data = host.data() + static_cast<std::size_t>(f) * block;
     const std::uint64_t checksum = sum_checksums(context_->comm(), block_checksum(data, dims, offset, count));
-    datasets.push_back({field_names[f], dims, offset, count, data, {{"checksum", checksum}}});
+    datasets.push_back({stored[f].name, dims, offset, count, data, {{"checksum", checksum}}});
   }
   const auto& d = deck_.domain;
-  const Attributes attributes{
+  Attributes attributes{
       {"time", time},
       {"step", step},
       {"dt", dt},
@@ -102,6 +143,9 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
       {"viscosity", deck_.physics.viscosity},
       {"density", deck_.physics.density},
   };
+  std::vector<std::string> scalar_names;
+  for (const auto& scalar : scalars) scalar_names.push_back(scalar.name);
+  if (!scalar_names.empty()) attributes.emplace_back("scalars", join_names(scalar_names));
   const std::filesystem::path final_path = directory_ / file_name(step);
   const std::filesystem::path tmp_path = final_path.string() + ".tmp";
   write_block_file(tmp_path, context_->comm(), mode_, attributes, datasets);
@@ -172,7 +216,31 @@ void Checkpointer::check_compatible(const H5Reader& file, const std::filesystem:
   }
 }
 
-CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::FlowState& state) const {
+void Checkpointer::check_scalars(const H5Reader& file, const std::filesystem::path& path,
+                                 const std::vector<fields::NamedField>& scalars) const {
+  const std::vector<std::string> stored = stored_scalar_names(file);
+  std::vector<std::string> wanted;
+  for (const auto& scalar : scalars) wanted.push_back(scalar.name);
+  const auto holds = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  for (const auto& name : wanted) {
+    if (!holds(stored, name)) {
+      throw Error("checkpoint '" + path.string() + "' holds no scalar '" + name + "' (its scalars: " + listed(stored) +
+                  "; this deck's scalars: " + listed(wanted) + "); restart with the deck of that run");
+    }
+  }
+  for (const auto& name : stored) {
+    if (!holds(wanted, name)) {
+      throw Error("checkpoint '" + path.string() + "' holds scalar '" + name +
+                  "', which this deck does not transport (its scalars: " + listed(stored) +
+                  "; this deck's scalars: " + listed(wanted) + "); restart with the deck of that run");
+    }
+  }
+}
+
+CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::FlowState& state,
+                                  const std::vector<fields::NamedField>& scalars) const {
   ProfileRegion region("io::restart");
   CheckpointMeta meta;
   meta.path = resolve(path_or_latest);
@@ -180,44 +248,43 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
   const auto& offset = layout.offset;
   const auto& count = layout.count;
   const std::size_t block = static_cast<std::size_t>(decomp_.local_cell_count());
-  OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], 4);
+  const auto stored = stored_fields(state, scalars);
+  const int count_fields = static_cast<int>(stored.size());
+  OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], count_fields);
   auto host = Kokkos::create_mirror_view(owned);
-  std::array<std::uint64_t, 4> stored{}, shares{};
+  std::vector<std::uint64_t> checksums(stored.size()), shares(stored.size());
   run_collectively(context_->comm(), [&] {
     const H5Reader file(meta.path);
     check_compatible(file, meta.path);
+    check_scalars(file, meta.path, scalars);
     meta.time = file.read_double("time");
     meta.step = file.read_integer("step");
     meta.dt = file.read_double("dt");
     meta.deck_text = file.read_string("deck");
     meta.eddy_version = file.read_string("eddy_version");
-    for (std::size_t f = 0; f < field_names.size(); ++f) {
-      const std::vector<hsize_t> dims = file.dims(field_names[f]);
-      if (dims != layout.global_dims) {
-        throw Error("checkpoint '" + meta.path.string() + "': dataset /" + field_names[f] + " has the wrong shape");
+    for (int f = 0; f < count_fields; ++f) {
+      const std::string& name = stored[f].name;
+      if (!file.has_dataset(name)) {
+        throw Error("checkpoint '" + meta.path.string() + "' has no dataset /" + name);
       }
-      double* data = host.data() + f * block;
-      file.read_block(field_names[f], offset, count, data);
-      stored[f] = file.read_uint64("checksum", field_names[f]);
+      const std::vector<hsize_t> dims = file.dims(name);
+      if (dims != layout.global_dims) {
+        throw Error("checkpoint '" + meta.path.string() + "': dataset /" + name + " has the wrong shape");
+      }
+      double* data = host.data() + static_cast<std::size_t>(f) * block;
+      file.read_block(name, offset, count, data);
+      checksums[f] = file.read_uint64("checksum", name);
       shares[f] = block_checksum(data, dims, offset, count);
     }
   });
-  for (std::size_t f = 0; f < field_names.size(); ++f) {
-    if (sum_checksums(context_->comm(), shares[f]) != stored[f]) {
-      throw Error("checkpoint '" + meta.path.string() + "' is corrupted: the checksum of /" + field_names[f] +
+  for (int f = 0; f < count_fields; ++f) {
+    if (sum_checksums(context_->comm(), shares[f]) != checksums[f]) {
+      throw Error("checkpoint '" + meta.path.string() + "' is corrupted: the checksum of /" + stored[f].name +
                   " does not match its data");
     }
   }
   Kokkos::deep_copy(owned, host);
-  const int g = shape_.ghost;
-  const auto u = state.u, v = state.v, w = state.w, p = state.p;
-  Kokkos::parallel_for(
-      "io::unpack_owned", grid::owned_cells(shape_), KOKKOS_LAMBDA(int i, int j, int k) {
-        u(i, j, k) = owned(i - g, j - g, k - g, 0);
-        v(i, j, k) = owned(i - g, j - g, k - g, 1);
-        w(i, j, k) = owned(i - g, j - g, k - g, 2);
-        p(i, j, k) = owned(i - g, j - g, k - g, 3);
-      });
+  for (int f = 0; f < count_fields; ++f) unpack_owned(owned, f, stored[f].field, shape_);
   Kokkos::fence("io::unpack_owned");
   return meta;
 }

@@ -4,10 +4,12 @@
 // Datasets /u, /v, /w, /p (nz, ny, nx): the owned values of every rank as one global array each. For the faces this
 // is the face on the high side of every cell, so the only faces not stored are the low physical boundary faces,
 // which the boundary conditions define; after `load` the caller applies the boundary conditions and the halo
-// exchange, which makes the restarted state identical to the one written. Each dataset carries a rank-count
-// independent checksum (io/checksum.hpp), so a checkpoint written on 2 ranks is verified when read on 4.
+// exchange, which makes the restarted state identical to the one written. Each transported scalar (temperature,
+// dyes) is one more cell dataset, /scalar_<name>, whose ghosts the caller refills the same way. Each dataset carries
+// a rank-count independent checksum (io/checksum.hpp), so a checkpoint written on 2 ranks is verified when read on 4.
 // File attributes: time, step, dt, deck (the resolved deck text), eddy_version, dimensions, cells, length, origin,
-// viscosity, density.
+// viscosity, density, scalars (the scalar names in deck order, comma-separated; absent in checkpoints written before
+// scalars were stored, which count as holding none).
 //
 // Written atomically: every rank writes `checkpoint_NNNNNN.h5.tmp`, then rank 0 renames it once all have finished,
 // so a crash mid-write never leaves a file that looks complete. Only the newest output.keep_checkpoints (0 = all)
@@ -21,6 +23,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace eddy::io {
 
@@ -40,13 +43,16 @@ class Checkpointer {
   Checkpointer(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                parallel::Context& context, const std::filesystem::path& run_dir, std::string deck_text);
 
-  /// Writes the owned values of `state` (collective); returns the path of the finished checkpoint.
-  std::filesystem::path write(const fields::FlowState& state, double time, long long step, double dt);
+  /// Writes the owned values of `state` and of every scalar (collective); returns the path of the finished checkpoint.
+  std::filesystem::path write(const fields::FlowState& state, double time, long long step, double dt,
+                              const std::vector<fields::NamedField>& scalars = {});
 
   /// Reads this rank's block of a checkpoint ("latest" = newest in run_dir/checkpoints) into the owned values of
-  /// `state` (ghosts untouched: apply boundary conditions and halo exchange next). Works on any rank count. Throws
-  /// eddy::Error for a missing, truncated or corrupted file (checksum), another grid, or other physics.
-  CheckpointMeta load(const std::string& path_or_latest, fields::FlowState& state) const;
+  /// `state` and of each of `scalars` by name (ghosts untouched: apply boundary conditions and halo exchange next).
+  /// Works on any rank count. Throws eddy::Error for a missing, truncated or corrupted file (checksum), another grid,
+  /// other physics, or scalars other than `scalars` (one missing, or one the checkpoint holds that is not asked for).
+  CheckpointMeta load(const std::string& path_or_latest, fields::FlowState& state,
+                      const std::vector<fields::NamedField>& scalars = {}) const;
 
   /// The checkpoint file `path_or_latest` names (collective: rank 0 looks, every rank gets the answer).
   std::filesystem::path resolve(const std::string& path_or_latest) const;
@@ -57,6 +63,8 @@ class Checkpointer {
 
  private:
   void check_compatible(const H5Reader& file, const std::filesystem::path& path) const;
+  void check_scalars(const H5Reader& file, const std::filesystem::path& path,
+                     const std::vector<fields::NamedField>& scalars) const;
   void remove_old_checkpoints(long long newest_step) const;
 
   config::Deck deck_;

@@ -36,6 +36,10 @@ class CoupledPhysics {
 
   /// Initial scalar fields with valid ghosts.
   void initialise();
+  /// The scalar fields by name, the state a checkpoint holds besides the flow (read or written in place).
+  std::vector<fields::NamedField> scalar_fields() const { return scalars_.named_fields(); }
+  /// Refills the scalar ghosts after their owned values were set from a checkpoint.
+  void restore_scalar_ghosts() { scalars_.fill_ghosts(); }
   /// True when the deck has immersed bodies (the velocity ghosts must be refilled after force_bodies).
   bool has_bodies() const { return bodies_.count() > 0; }
 

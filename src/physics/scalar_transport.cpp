@@ -41,6 +41,12 @@ ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& co
   }
 }
 
+std::vector<fields::NamedField> ScalarTransport::named_fields() const {
+  std::vector<fields::NamedField> named;
+  for (int n = 0; n < count(); ++n) named.push_back({configs_[n].name, values_[n]});
+  return named;
+}
+
 int ScalarTransport::index_of(const std::string& name) const {
   for (int n = 0; n < count(); ++n) {
     if (configs_[n].name == name) return n;

@@ -26,6 +26,8 @@ class ScalarTransport {
   const Field& field(int n) const { return values_[n]; }
   /// The deck settings of scalar `n`.
   const config::ScalarConfig& config(int n) const { return configs_[n]; }
+  /// Every scalar field with its deck name, in deck order (the fields themselves, not copies).
+  std::vector<fields::NamedField> named_fields() const;
   /// Index of the scalar called `name`, or -1.
   int index_of(const std::string& name) const;
 

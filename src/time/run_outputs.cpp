@@ -3,6 +3,8 @@
 #include "config/print.hpp"
 #include "io/run_directory.hpp"
 
+#include <utility>
+
 namespace eddy::time {
 namespace {
 
@@ -14,13 +16,15 @@ std::filesystem::path prepared_run_directory(const config::Deck& deck, parallel:
 }  // namespace
 
 RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-                       parallel::Context& context, const std::optional<RestartPoint>& restart)
+                       parallel::Context& context, const std::optional<RestartPoint>& restart,
+                       std::vector<fields::NamedField> scalars)
     : output_(deck.output),
       run_dir_(prepared_run_directory(deck, context, restart.has_value())),
       fields_(deck, decomp, shape, context, run_dir_, restart ? restart->step : -1),
       schedule_(deck.output, restart ? restart->time : 0),
       checkpoints_(deck, decomp, shape, context, run_dir_, config::to_yaml(deck)),
-      telemetry_(run_dir_, context) {
+      telemetry_(run_dir_, context),
+      scalars_(std::move(scalars)) {
   // The starting state is written (fresh run) or was written by the run before (restart): not due again.
   schedule_.due(restart ? restart->step : 0, restart ? restart->time : 0);
   if (restart) last_checkpoint_step_ = restart->step;
@@ -29,7 +33,7 @@ RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& deco
 void RunOutputs::after_step(const fields::FlowState& state, const StepRecord& r) {
   if (schedule_.due(r.step, r.time)) write_fields(state, r.time, r.step);
   const long long every = output_.checkpoint_interval_steps;
-  if (every > 0 && r.step % every == 0) write_checkpoint(state, r.time, r.step, r.dt);
+  if (every > 0 && r.step % every == 0) write_checkpoint(state, scalars_, r.time, r.step, r.dt);
 }
 
 void RunOutputs::write_fields(const fields::FlowState& state, double time, long long step) {
@@ -38,9 +42,10 @@ void RunOutputs::write_fields(const fields::FlowState& state, double time, long 
   last_fields_step_ = step;
 }
 
-void RunOutputs::write_checkpoint(const fields::FlowState& state, double time, long long step, double dt) {
+void RunOutputs::write_checkpoint(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars,
+                                  double time, long long step, double dt) {
   if (step == last_checkpoint_step_) return;
-  last_checkpoint_ = checkpoints_.write(state, time, step, dt);
+  last_checkpoint_ = checkpoints_.write(state, time, step, dt, scalars);
   last_checkpoint_step_ = step;
 }
 

@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 namespace eddy::time {
 
@@ -26,9 +27,11 @@ struct RestartPoint {
 class RunOutputs {
  public:
   /// Prepares output.directory (an existing one with results is refused unless output.overwrite, or reused when
-  /// restarting), writes deck.yaml, and opens field output, checkpoints and telemetry.
+  /// restarting), writes deck.yaml, and opens field output, checkpoints and telemetry. `scalars` are the run's live
+  /// scalar fields, which every checkpoint of after_step holds beside the flow.
   RunOutputs(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-             parallel::Context& context, const std::optional<RestartPoint>& restart);
+             parallel::Context& context, const std::optional<RestartPoint>& restart,
+             std::vector<fields::NamedField> scalars);
 
   /// After a step: fields when the output schedule says so, a checkpoint every output.checkpoint_interval_steps.
   void after_step(const fields::FlowState& state, const StepRecord& record);
@@ -36,8 +39,10 @@ class RunOutputs {
   void record(const StepRecord& record) { telemetry_.record(record); }
   /// Writes the fields (ghosts valid) unless this step's are already written.
   void write_fields(const fields::FlowState& state, double time, long long step);
-  /// Writes a checkpoint unless this step's is already written; `dt` is the step that reached this state.
-  void write_checkpoint(const fields::FlowState& state, double time, long long step, double dt);
+  /// Writes a checkpoint of `state` and `scalars` unless this step's is already written; `dt` is the step that
+  /// reached this state.
+  void write_checkpoint(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars, double time,
+                        long long step, double dt);
   /// Flushes telemetry and writes summary.json.
   void finish(const io::JsonObject& summary);
 
@@ -53,6 +58,7 @@ class RunOutputs {
   io::OutputSchedule schedule_;
   io::Checkpointer checkpoints_;
   io::Telemetry telemetry_;
+  std::vector<fields::NamedField> scalars_;
   long long last_fields_step_ = -1, last_checkpoint_step_ = -1;
   std::filesystem::path last_checkpoint_;
 };

@@ -60,6 +60,9 @@ struct Simulation::Impl {
         physics(deck_in, context_in, decomp, grid),
         stages(stage_table(deck_in.time.scheme)) {
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
+    for (const auto& scalar : physics.scalar_fields()) {
+      last_good_scalars.push_back({scalar.name, fields::make_field(scalar.name + "_last_good", shape)});
+    }
   }
 
   // Fills ghosts from neighbours, then the physical boundaries (normal faces too when `normal_faces`).
@@ -107,13 +110,16 @@ struct Simulation::Impl {
   }
 
   // The state of a checkpoint, continued exactly as the run that wrote it would have gone on. A checkpoint holds
-  // u, v, w, p (the pressure warm-starts the next solve), time, step and the last dt (the adaptive growth cap);
-  // each step's RK3 stages start afresh, so nothing else carries over. Ghosts and the low boundary faces are not
-  // stored: the boundary conditions define them. apply() also resets the high outflow faces, which the checkpoint
-  // holds as the projection left them, so the stored values are put back before the final ghost fill.
+  // u, v, w, p (the pressure warm-starts the next solve), every transported scalar, time, step and the last dt (the
+  // adaptive growth cap). Nothing else carries over: each step's RK3 stages start afresh (the first has zeta = 0, so
+  // neither the momentum nor the scalar right-hand side of the step before enters), the body forces are summed per
+  // step, and the buoyancy follows from the temperature. Ghosts and the low boundary faces are not stored: the
+  // boundary conditions define them. apply() also resets the high outflow faces, which the checkpoint holds as the
+  // projection left them, so the stored values are put back before the final ghost fill.
   void restart_from_checkpoint() {
     const io::Checkpointer checkpoints(deck, decomp, shape, context, deck.output.directory, "");
-    const io::CheckpointMeta meta = checkpoints.load(options.restart, state);
+    const io::CheckpointMeta meta = checkpoints.load(options.restart, state, physics.scalar_fields());
+    physics.restore_scalar_ghosts();
     copy_state(state, last_good);
     fill_velocity_ghosts(true, 0);
     copy_owned_velocity(last_good, state);
@@ -129,6 +135,8 @@ struct Simulation::Impl {
   // Keeps the state before a step, written as the last good state if the step diverges.
   void keep_last_good() {
     copy_state(state, last_good);
+    const auto scalars = physics.scalar_fields();
+    for (std::size_t n = 0; n < scalars.size(); ++n) Kokkos::deep_copy(last_good_scalars[n].field, scalars[n].field);
     last_good_step = {step_count, sim_time, previous_dt};
   }
 
@@ -223,7 +231,8 @@ struct Simulation::Impl {
   fields::LocalShape shape;
   operators::StaggeredGrid grid;
   fields::FlowState state;
-  fields::FlowState last_good;  // the state before the current step
+  fields::FlowState last_good;                        // the state before the current step
+  std::vector<fields::NamedField> last_good_scalars;  // the scalars before the current step
   struct {
     long long step = 0;
     double time = 0, dt = 0;
@@ -270,7 +279,7 @@ long long Simulation::advance(long long steps) {
 
 int Simulation::run() {
   Impl& s = *impl_;
-  RunOutputs outputs(s.deck, s.decomp, s.shape, s.context, s.restart_point);
+  RunOutputs outputs(s.deck, s.decomp, s.shape, s.context, s.restart_point, s.physics.scalar_fields());
   RunControl control(s.deck.time, outputs.run_dir(), s.context);
   Progress progress(s.deck, s.talkative(), s.sim_time, s.step_count);
   s.outputs = &outputs;
@@ -294,18 +303,19 @@ int Simulation::run() {
       if (control.take_write_request()) {
         s.timed_output([&] {
           outputs.write_fields(s.state, s.sim_time, s.step_count);
-          outputs.write_checkpoint(s.state, s.sim_time, s.step_count, s.previous_dt);
+          outputs.write_checkpoint(s.state, s.physics.scalar_fields(), s.sim_time, s.step_count, s.previous_dt);
         });
       }
     }
-    s.timed_output([&] { outputs.write_checkpoint(s.state, s.sim_time, s.step_count, s.previous_dt); });
+    s.timed_output(
+        [&] { outputs.write_checkpoint(s.state, s.physics.scalar_fields(), s.sim_time, s.step_count, s.previous_dt); });
     progress.end_line();
     if (s.talkative()) std::printf("%s\n", control.stop_message((outputs.run_dir() / "deck.yaml").string()).c_str());
     if (control.stopped_early()) status = exit_stopped_early;
     stop_reason = stop_reason_text(control.reason());
   } catch (const Diverged& diverged) {
     const auto& good = s.last_good_step;
-    s.timed_output([&] { outputs.write_checkpoint(s.last_good, good.time, good.step, good.dt); });
+    s.timed_output([&] { outputs.write_checkpoint(s.last_good, s.last_good_scalars, good.time, good.step, good.dt); });
     progress.end_line();
     if (s.context.rank() == 0) {
       std::fprintf(stderr, "eddy: error: %s\nthe last good state (step %lld, t = %.6g) is in %s\n", diverged.what(),

@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -71,25 +72,29 @@ inline Real cell_signature(int quantity, Int3 global_cell) {
   return quantity * 1.0e6 + global_cell[0] + 1.0e3 * global_cell[1] + 0.25 * global_cell[2] + 0.125;
 }
 
-/// Fills the owned values of `state` with cell_signature; ghosts are set to NaN so nothing may read them.
-inline void fill_signature(fields::FlowState& state, const grid::Decomposition& decomp) {
-  const int g = state.shape.ghost;
-  Field fields[4] = {state.u, state.v, state.w, state.p};
-  for (int q = 0; q < 4; ++q) {
-    auto host = Kokkos::create_mirror_view(fields[q]);
-    for (int k = 0; k < state.shape.extent(2); ++k) {
-      for (int j = 0; j < state.shape.extent(1); ++j) {
-        for (int i = 0; i < state.shape.extent(0); ++i) {
-          const bool owned = i >= g && j >= g && k >= g && i < g + state.shape.cells[0] &&
-                             j < g + state.shape.cells[1] && k < g + state.shape.cells[2];
-          host(i, j, k) =
-              owned ? cell_signature(q, {decomp.offset[0] + i - g, decomp.offset[1] + j - g, decomp.offset[2] + k - g})
-                    : std::nan("");
-        }
+/// Fills the owned values of `field` with cell_signature of `quantity`; ghosts are set to NaN so nothing may read them.
+inline void fill_field_signature(const Field& field, int quantity, const fields::LocalShape& shape,
+                                 const grid::Decomposition& decomp) {
+  const int g = shape.ghost;
+  auto host = Kokkos::create_mirror_view(field);
+  for (int k = 0; k < shape.extent(2); ++k) {
+    for (int j = 0; j < shape.extent(1); ++j) {
+      for (int i = 0; i < shape.extent(0); ++i) {
+        const bool owned =
+            i >= g && j >= g && k >= g && i < g + shape.cells[0] && j < g + shape.cells[1] && k < g + shape.cells[2];
+        host(i, j, k) = owned ? cell_signature(quantity, {decomp.offset[0] + i - g, decomp.offset[1] + j - g,
+                                                          decomp.offset[2] + k - g})
+                              : std::nan("");
       }
     }
-    Kokkos::deep_copy(fields[q], host);
   }
+  Kokkos::deep_copy(field, host);
+}
+
+/// Fills the owned values of `state` with cell_signature (quantities 0..3); ghosts are set to NaN.
+inline void fill_signature(fields::FlowState& state, const grid::Decomposition& decomp) {
+  const Field fields[4] = {state.u, state.v, state.w, state.p};
+  for (int q = 0; q < 4; ++q) fill_field_signature(fields[q], q, state.shape, decomp);
 }
 
 }  // namespace eddy::io_test

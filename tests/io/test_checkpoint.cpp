@@ -1,16 +1,19 @@
-// Checkpoint/restart: bit-identical round trip on the same rank count, correct values when read on another rank
-// count (written on a half-size sub-communicator, read on all ranks), "latest" and pruning, and refusal of
-// truncated or corrupted files and of other grids or physics. Both HDF5 write modes where the build has them.
+// Checkpoint/restart: bit-identical round trip of the flow and the named scalars on the same rank count, correct
+// values when read on another rank count (written on a half-size sub-communicator, read on all ranks), "latest" and
+// pruning, refusal of truncated or corrupted files, of other grids or physics and of other scalars, and checkpoints
+// without scalars still serving decks without. Both HDF5 write modes where the build has them.
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
 #include "io_test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -30,20 +33,51 @@ std::vector<io::WriteMode> modes() {
 #endif
 }
 
+/// Number of owned values of `field` that differ from cell_signature of `quantity`.
+long long count_field_mismatches(const Field& field, int quantity, const fields::LocalShape& shape,
+                                 const grid::Decomposition& decomp) {
+  const int g = shape.ghost;
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+  long long wrong = 0;
+  for (int k = g; k < g + shape.cells[2]; ++k)
+    for (int j = g; j < g + shape.cells[1]; ++j)
+      for (int i = g; i < g + shape.cells[0]; ++i) {
+        const Int3 cell{decomp.offset[0] + i - g, decomp.offset[1] + j - g, decomp.offset[2] + k - g};
+        const double expected = io_test::cell_signature(quantity, cell);
+        if (std::memcmp(&host(i, j, k), &expected, sizeof(double)) != 0) ++wrong;
+      }
+  return wrong;
+}
+
 /// Number of owned values of `state` that differ from cell_signature.
 long long count_signature_mismatches(const fields::FlowState& state, const grid::Decomposition& decomp) {
-  const int g = state.shape.ghost;
   const Field fields[4] = {state.u, state.v, state.w, state.p};
   long long wrong = 0;
-  for (int q = 0; q < 4; ++q) {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields[q]);
-    for (int k = g; k < g + state.shape.cells[2]; ++k)
-      for (int j = g; j < g + state.shape.cells[1]; ++j)
-        for (int i = g; i < g + state.shape.cells[0]; ++i) {
-          const Int3 cell{decomp.offset[0] + i - g, decomp.offset[1] + j - g, decomp.offset[2] + k - g};
-          const double expected = io_test::cell_signature(q, cell);
-          if (std::memcmp(&host(i, j, k), &expected, sizeof(double)) != 0) ++wrong;
-        }
+  for (int q = 0; q < 4; ++q) wrong += count_field_mismatches(fields[q], q, state.shape, decomp);
+  return wrong;
+}
+
+/// Zeroed scalar fields called `names`.
+std::vector<fields::NamedField> make_scalars(const std::vector<std::string>& names, const fields::LocalShape& shape) {
+  std::vector<fields::NamedField> scalars;
+  for (const auto& name : names) scalars.push_back({name, fields::make_field(name, shape)});
+  return scalars;
+}
+
+/// Scalar n holds cell_signature of quantity 4 + n.
+void fill_scalar_signatures(const std::vector<fields::NamedField>& scalars, const fields::LocalShape& shape,
+                            const grid::Decomposition& decomp) {
+  for (std::size_t n = 0; n < scalars.size(); ++n) {
+    io_test::fill_field_signature(scalars[n].field, 4 + static_cast<int>(n), shape, decomp);
+  }
+}
+
+/// Number of owned scalar values that differ from fill_scalar_signatures.
+long long count_scalar_mismatches(const std::vector<fields::NamedField>& scalars, const fields::LocalShape& shape,
+                                  const grid::Decomposition& decomp) {
+  long long wrong = 0;
+  for (std::size_t n = 0; n < scalars.size(); ++n) {
+    wrong += count_field_mismatches(scalars[n].field, 4 + static_cast<int>(n), shape, decomp);
   }
   return wrong;
 }
@@ -72,19 +106,23 @@ TEST(Checkpoint, RoundTripIsBitIdentical) {
     auto s = make_setup(MPI_COMM_WORLD);
     auto state = fields::FlowState::allocate(s.shape);
     io_test::fill_signature(state, s.decomp);
+    const auto scalars = make_scalars({"temperature", "dye"}, s.shape);
+    fill_scalar_signatures(scalars, s.shape, s.decomp);
     io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "name: roundtrip\n");
-    const auto path = checkpointer.write(state, 0.625, 42, 1.0 / 3.0);
+    const auto path = checkpointer.write(state, 0.625, 42, 1.0 / 3.0, scalars);
     EXPECT_EQ(path.filename(), "checkpoint_000042.h5");
     EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
 
     auto restored = fields::FlowState::allocate(s.shape);
-    const auto meta = checkpointer.load("latest", restored);
+    const auto restored_scalars = make_scalars({"dye", "temperature"}, s.shape);  // matched by name, not order
+    const auto meta = checkpointer.load("latest", restored, restored_scalars);
     EXPECT_EQ(meta.step, 42);
     EXPECT_EQ(meta.time, 0.625);
     EXPECT_EQ(meta.dt, 1.0 / 3.0);
     EXPECT_EQ(meta.deck_text, "name: roundtrip\n");
     EXPECT_EQ(meta.eddy_version, EDDY_VERSION);
     EXPECT_EQ(count_signature_mismatches(restored, s.decomp), 0);
+    EXPECT_EQ(count_scalar_mismatches({restored_scalars[1], restored_scalars[0]}, s.shape, s.decomp), 0);
   }
 }
 
@@ -103,16 +141,21 @@ TEST(Checkpoint, ReadOnOtherRankCount) {
       auto s = make_setup(writer_comm);
       auto state = fields::FlowState::allocate(s.shape);
       io_test::fill_signature(state, s.decomp);
-      io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").write(state, 1.5, 7, 0.01);
+      const auto scalars = make_scalars({"temperature", "dye"}, s.shape);
+      fill_scalar_signatures(scalars, s.shape, s.decomp);
+      io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").write(state, 1.5, 7, 0.01, scalars);
       MPI_Comm_free(&writer_comm);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     parallel::Context context(MPI_COMM_WORLD);
     auto s = make_setup(MPI_COMM_WORLD);
     auto state = fields::FlowState::allocate(s.shape);
-    const auto meta = io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").load("latest", state);
+    const auto scalars = make_scalars({"temperature", "dye"}, s.shape);
+    const auto meta =
+        io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").load("latest", state, scalars);
     EXPECT_EQ(meta.step, 7);
     EXPECT_EQ(count_signature_mismatches(state, s.decomp), 0);
+    EXPECT_EQ(count_scalar_mismatches(scalars, s.shape, s.decomp), 0);
   }
 }
 
@@ -138,9 +181,10 @@ TEST(Checkpoint, KeepsOnlyTheNewestAndResolvesLatest) {
 }
 
 /// Runs `load` and returns the eddy::Error message ("" if it did not throw).
-std::string load_error(const io::Checkpointer& checkpointer, const std::string& which, fields::FlowState& state) {
+std::string load_error(const io::Checkpointer& checkpointer, const std::string& which, fields::FlowState& state,
+                       const std::vector<fields::NamedField>& scalars = {}) {
   try {
-    checkpointer.load(which, state);
+    checkpointer.load(which, state, scalars);
   } catch (const Error& error) {
     return error.what();
   }
@@ -153,27 +197,37 @@ TEST(Checkpoint, RefusesDamagedFiles) {
   auto s = make_setup(MPI_COMM_WORLD);
   auto state = fields::FlowState::allocate(s.shape);
   io_test::fill_signature(state, s.decomp);
+  const auto scalars = make_scalars({"temperature"}, s.shape);
+  fill_scalar_signatures(scalars, s.shape, s.decomp);
   io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
-  const auto good = checkpointer.write(state, 1, 1, 0.1);
+  const auto good = checkpointer.write(state, 1, 1, 0.1, scalars);
   const auto flipped = checkpointer.directory() / "flipped.h5";
+  const auto flipped_scalar = checkpointer.directory() / "flipped_scalar.h5";
   const auto truncated = checkpointer.directory() / "truncated.h5";
   io::run_on_rank0(MPI_COMM_WORLD, [&] {
     std::ifstream in(good, std::ios::binary);
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::ofstream(truncated, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
     // Change one stored value of /p: find the bytes of the value at global cell (3, 2, 1) and alter its last bit.
-    const double target = io_test::cell_signature(3, {3, 2, 1});
-    char pattern[sizeof(double)];
-    std::memcpy(pattern, &target, sizeof(double));
-    auto at = std::search(bytes.begin(), bytes.end(), pattern, pattern + sizeof(double));
-    if (at == bytes.end()) throw Error("value not found in the checkpoint file");
-    at[0] = static_cast<char>(at[0] ^ 1);
-    std::ofstream(flipped, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    // Likewise one value of /scalar_temperature (quantity 4) in a second copy.
+    for (const auto& [quantity, damaged] : {std::pair{3, flipped}, std::pair{4, flipped_scalar}}) {
+      std::vector<char> copy = bytes;
+      const double target = io_test::cell_signature(quantity, {3, 2, 1});
+      char pattern[sizeof(double)];
+      std::memcpy(pattern, &target, sizeof(double));
+      auto at = std::search(copy.begin(), copy.end(), pattern, pattern + sizeof(double));
+      if (at == copy.end()) throw Error("value not found in the checkpoint file");
+      at[0] = static_cast<char>(at[0] ^ 1);
+      std::ofstream(damaged, std::ios::binary).write(copy.data(), static_cast<std::streamsize>(copy.size()));
+    }
   });
-  EXPECT_NE(load_error(checkpointer, truncated.string(), state).find("truncated or corrupted"), std::string::npos);
-  EXPECT_NE(load_error(checkpointer, flipped.string(), state).find("checksum of /p"), std::string::npos);
-  EXPECT_NE(load_error(checkpointer, "missing.h5", state).find("does not exist"), std::string::npos);
-  EXPECT_EQ(load_error(checkpointer, good.string(), state), "");
+  EXPECT_NE(load_error(checkpointer, truncated.string(), state, scalars).find("truncated or corrupted"),
+            std::string::npos);
+  EXPECT_NE(load_error(checkpointer, flipped.string(), state, scalars).find("checksum of /p"), std::string::npos);
+  EXPECT_NE(load_error(checkpointer, flipped_scalar.string(), state, scalars).find("checksum of /scalar_temperature"),
+            std::string::npos);
+  EXPECT_NE(load_error(checkpointer, "missing.h5", state, scalars).find("does not exist"), std::string::npos);
+  EXPECT_EQ(load_error(checkpointer, good.string(), state, scalars), "");
 }
 
 TEST(Checkpoint, RefusesOtherGridOrPhysics) {
@@ -202,6 +256,52 @@ TEST(Checkpoint, RefusesOtherGridOrPhysics) {
   message = load_error(io::Checkpointer(finer.deck, finer.decomp, finer.shape, context, run_dir, "deck"), "latest",
                        finer_state);
   EXPECT_NE(message.find("this deck has 18 x 14 x 10 cells"), std::string::npos) << message;
+}
+
+TEST(Checkpoint, RefusesOtherScalars) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "scalars");
+  auto s = make_setup(MPI_COMM_WORLD, 2);
+  auto state = fields::FlowState::allocate(s.shape);
+  io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
+  const auto with_scalars = checkpointer.write(state, 1, 1, 0.1, make_scalars({"temperature", "dye"}, s.shape));
+  const std::string file = "checkpoint '" + with_scalars.string() + "'";
+
+  auto message = load_error(checkpointer, with_scalars.string(), state, make_scalars({"temperature"}, s.shape));
+  EXPECT_NE(message.find(file + " holds scalar 'dye', which this deck does not transport"), std::string::npos)
+      << message;
+  message =
+      load_error(checkpointer, with_scalars.string(), state, make_scalars({"temperature", "dye", "salt"}, s.shape));
+  EXPECT_NE(message.find(file + " holds no scalar 'salt'"), std::string::npos) << message;
+  message = load_error(checkpointer, with_scalars.string(), state, make_scalars({"Temperature", "dye"}, s.shape));
+  EXPECT_NE(message.find("holds no scalar 'Temperature' (its scalars: temperature, dye"), std::string::npos) << message;
+  message = load_error(checkpointer, with_scalars.string(), state);
+  EXPECT_NE(message.find("holds scalar 'temperature', which this deck does not transport"), std::string::npos)
+      << message;
+  EXPECT_EQ(load_error(checkpointer, with_scalars.string(), state, make_scalars({"dye", "temperature"}, s.shape)), "");
+}
+
+TEST(Checkpoint, WithoutScalarsServesOnlyDecksWithoutScalars) {
+  // A checkpoint written without scalars has no `scalars` attribute, as every checkpoint from before they were stored.
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "no_scalars");
+  auto s = make_setup(MPI_COMM_WORLD, 2);
+  auto state = fields::FlowState::allocate(s.shape);
+  io_test::fill_signature(state, s.decomp);
+  io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
+  const auto path = checkpointer.write(state, 1, 3, 0.1);
+  bool has_list = true;
+  io::run_on_rank0(MPI_COMM_WORLD, [&] { has_list = io::H5Reader(path).has_attribute("scalars"); });
+  MPI_Bcast(&has_list, 1, MPI_CXX_BOOL, 0, MPI_COMM_WORLD);
+  EXPECT_FALSE(has_list);
+
+  auto restored = fields::FlowState::allocate(s.shape);
+  EXPECT_EQ(load_error(checkpointer, path.string(), restored), "");
+  EXPECT_EQ(count_signature_mismatches(restored, s.decomp), 0);
+  const auto message = load_error(checkpointer, path.string(), restored, make_scalars({"temperature"}, s.shape));
+  EXPECT_NE(message.find("checkpoint '" + path.string() + "' holds no scalar 'temperature' (its scalars: none"),
+            std::string::npos)
+      << message;
 }
 
 }  // namespace

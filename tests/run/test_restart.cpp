@@ -1,12 +1,20 @@
-// Restart equals a continuous run: on the same rank count bit for bit (u, v, w, p, time, dt), and from a
-// checkpoint written on 2 ranks continued on 4 within the pressure solver's tolerance.
+// Restart equals a continuous run: on the same rank count bit for bit (u, v, w, p, every scalar, time, dt), and from
+// a checkpoint written on 2 ranks continued on 4 within the pressure solver's tolerance. Two cases: a channel with
+// every kind of open boundary, and the heated cavity of inputs/ (buoyancy-driven, with a second scalar, a dye, beside
+// the temperature). A deck whose scalars differ from the checkpoint's is refused by name.
+#include "config/load.hpp"
+#include "core/error.hpp"
 #include "flow_test_support.hpp"
 #include "io/collective.hpp"
+#include "physics/coupled_physics.hpp"
 #include "time/simulation.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -38,6 +46,32 @@ config::Deck channel_deck(const std::filesystem::path& dir, long long steps) {
   return deck;
 }
 
+/// The repository root (ctest sets EDDY_SOURCE_DIR).
+std::string source_dir() {
+  const char* dir = std::getenv("EDDY_SOURCE_DIR");
+  return dir ? dir : ".";
+}
+
+// inputs/heated_cavity2d_ra1e4.yaml on 16 x 16 cells with a tight pressure solve, plus a dye that starts random
+// (nothing smooth to rebuild it from) and enters through a flux on the hot wall.
+config::Deck heated_cavity_deck(const std::filesystem::path& dir, long long steps) {
+  config::Deck deck =
+      config::load(source_dir() + "/inputs/heated_cavity2d_ra1e4.yaml",
+                   {"domain.cells=[16, 16]", "time.max_steps=" + std::to_string(steps), "pressure.rtol=1.0e-12",
+                    "pressure.atol=1.0e-14", "output.directory=" + dir.string(), "output.interval_time=0.2"});
+  deck.output.log_interval = 0;
+  config::ScalarConfig dye = deck.scalars.at(0);
+  dye.name = "dye";
+  dye.diffusivity *= 0.5;
+  dye.initial = {config::ScalarInitialType::random, 0.5, 1, 0, 0, 0.5, 7};
+  dye.boundary[0] = {config::ScalarBoundaryType::flux, 0.3};
+  dye.boundary[1] = {config::ScalarBoundaryType::adiabatic, 0};
+  deck.scalars.push_back(dye);
+  return deck;
+}
+
+using DeckMaker = config::Deck (*)(const std::filesystem::path&, long long);
+
 std::filesystem::path fresh_folder(MPI_Comm comm, const std::string& name) {
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -48,6 +82,7 @@ std::filesystem::path fresh_folder(MPI_Comm comm, const std::string& name) {
 
 struct Final {
   std::array<eddy::testing::GlobalField, 4> fields;
+  std::vector<eddy::testing::GlobalField> scalars;
   double time = 0, dt = 0;
   long long step = 0;
 };
@@ -55,29 +90,33 @@ struct Final {
 Final final_state(const time::Simulation& sim) {
   Final f;
   for (int c = 0; c < 4; ++c) f.fields[c] = eddy::testing::gather(sim, c);
+  for (const auto& scalar : sim.physics().scalar_fields()) {
+    f.scalars.push_back(eddy::testing::gather(scalar.field, sim.decomposition(), sim.state().shape.ghost));
+  }
   f.time = sim.time();
   f.step = sim.step();
   f.dt = sim.history().empty() ? 0 : sim.history().back().dt;
   return f;
 }
 
-Final run_continuous(const std::filesystem::path& dir, long long steps) {
+Final run_continuous(DeckMaker make_deck, const std::filesystem::path& dir, long long steps) {
   parallel::Context world(MPI_COMM_WORLD);
-  time::Simulation sim(channel_deck(dir, steps), world, {"", true});
+  time::Simulation sim(make_deck(dir, steps), world, {"", true});
   EXPECT_EQ(sim.run(), time::exit_finished);
   return final_state(sim);
 }
 
-TEST(Restart, SameRanksIsBitIdentical) {
-  const auto continuous = run_continuous(fresh_folder(MPI_COMM_WORLD, "continuous"), 10);
-  const auto dir = fresh_folder(MPI_COMM_WORLD, "split");
+// Runs 4 steps, restarts from the last checkpoint and runs to step 10 on the same ranks; compares with 10 steps.
+void expect_bit_identical_restart(DeckMaker make_deck, const std::string& name) {
+  const auto continuous = run_continuous(make_deck, fresh_folder(MPI_COMM_WORLD, name + "_continuous"), 10);
+  const auto dir = fresh_folder(MPI_COMM_WORLD, name + "_split");
   parallel::Context world(MPI_COMM_WORLD);
   {
-    time::Simulation first(channel_deck(dir, 4), world, {"", true});
+    time::Simulation first(make_deck(dir, 4), world, {"", true});
     ASSERT_EQ(first.run(), time::exit_finished);
     ASSERT_EQ(first.step(), 4);
   }
-  time::Simulation second(channel_deck(dir, 10), world, {"latest", true});
+  time::Simulation second(make_deck(dir, 10), world, {"latest", true});
   ASSERT_EQ(second.step(), 4);
   ASSERT_EQ(second.run(), time::exit_finished);
   const auto restarted = final_state(second);
@@ -88,31 +127,88 @@ TEST(Restart, SameRanksIsBitIdentical) {
   for (int c = 0; c < 4; ++c) {
     EXPECT_EQ(eddy::testing::max_difference(restarted.fields[c], continuous.fields[c]), 0.0) << names[c];
   }
+  ASSERT_EQ(restarted.scalars.size(), continuous.scalars.size());
+  const auto scalars = second.physics().scalar_fields();
+  for (std::size_t n = 0; n < scalars.size(); ++n) {
+    EXPECT_EQ(eddy::testing::max_difference(restarted.scalars[n], continuous.scalars[n]), 0.0) << scalars[n].name;
+  }
 }
 
-TEST(Restart, TwoToFourRanksAgreesWithinSolverTolerance) {
-  int size = 1, rank = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+// Runs 4 steps on ranks 0 and 1, continues to step 10 on all 4; compares with 10 steps on 4 ranks.
+void expect_restart_on_other_ranks(DeckMaker make_deck, const std::string& name) {
+  int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (size != 4) GTEST_SKIP() << "needs 4 ranks";
-  const auto continuous = run_continuous(fresh_folder(MPI_COMM_WORLD, "continuous4"), 10);
-  const auto dir = fresh_folder(MPI_COMM_WORLD, "two_to_four");
+  const auto continuous = run_continuous(make_deck, fresh_folder(MPI_COMM_WORLD, name + "_continuous4"), 10);
+  const auto dir = fresh_folder(MPI_COMM_WORLD, name + "_two_to_four");
   MPI_Comm pair;
   MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
   if (pair != MPI_COMM_NULL) {
     parallel::Context two(pair);
-    time::Simulation first(channel_deck(dir, 4), two, {"", true});
+    time::Simulation first(make_deck(dir, 4), two, {"", true});
     EXPECT_EQ(first.run(), time::exit_finished);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (pair != MPI_COMM_NULL) MPI_Comm_free(&pair);
   parallel::Context world(MPI_COMM_WORLD);
-  time::Simulation second(channel_deck(dir, 10), world, {"latest", true});
+  time::Simulation second(make_deck(dir, 10), world, {"latest", true});
   ASSERT_EQ(second.run(), time::exit_finished);
   const auto restarted = final_state(second);
   EXPECT_EQ(restarted.step, continuous.step);
   EXPECT_NEAR(restarted.time, continuous.time, 1e-12);
   for (int c = 0; c < 3; ++c) EXPECT_LT(eddy::testing::max_difference(restarted.fields[c], continuous.fields[c]), 1e-9);
+  ASSERT_EQ(restarted.scalars.size(), continuous.scalars.size());
+  for (std::size_t n = 0; n < restarted.scalars.size(); ++n) {
+    EXPECT_LT(eddy::testing::max_difference(restarted.scalars[n], continuous.scalars[n]), 1e-9) << n;
+  }
+}
+
+bool four_ranks() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size == 4;
+}
+
+TEST(Restart, SameRanksIsBitIdentical) { expect_bit_identical_restart(channel_deck, "channel"); }
+
+TEST(Restart, SameRanksIsBitIdenticalWithScalars) { expect_bit_identical_restart(heated_cavity_deck, "cavity"); }
+
+TEST(Restart, TwoToFourRanksAgreesWithinSolverTolerance) {
+  if (!four_ranks()) GTEST_SKIP() << "needs 4 ranks";
+  expect_restart_on_other_ranks(channel_deck, "channel");
+}
+
+TEST(Restart, TwoToFourRanksWithScalarsAgreesWithinSolverTolerance) {
+  if (!four_ranks()) GTEST_SKIP() << "needs 4 ranks";
+  expect_restart_on_other_ranks(heated_cavity_deck, "cavity");
+}
+
+// A deck without the dye (or with a scalar the checkpoint lacks) cannot continue the heated cavity's checkpoint.
+TEST(Restart, RefusesCheckpointWithOtherScalars) {
+  const auto dir = fresh_folder(MPI_COMM_WORLD, "other_scalars");
+  parallel::Context world(MPI_COMM_WORLD);
+  {
+    time::Simulation first(heated_cavity_deck(dir, 2), world, {"", true});
+    ASSERT_EQ(first.run(), time::exit_finished);
+  }
+  const auto restart_error = [&](const config::Deck& deck) -> std::string {
+    try {
+      time::Simulation second(deck, world, {"latest", true});
+    } catch (const Error& error) {
+      return error.what();
+    }
+    return "";
+  };
+  auto without_dye = heated_cavity_deck(dir, 4);
+  without_dye.scalars.pop_back();
+  auto message = restart_error(without_dye);
+  EXPECT_NE(message.find("checkpoint_000002.h5' holds scalar 'dye', which this deck does not transport"),
+            std::string::npos)
+      << message;
+  auto renamed = heated_cavity_deck(dir, 4);
+  renamed.scalars.back().name = "salt";
+  message = restart_error(renamed);
+  EXPECT_NE(message.find("checkpoint_000002.h5' holds no scalar 'salt'"), std::string::npos) << message;
+  EXPECT_EQ(restart_error(heated_cavity_deck(dir, 4)), "");
 }
 
 }  // namespace
