@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Plot a scaling sweep (scripts/scaling.py): speed-up and parallel efficiency against ranks with the ideal lines,
-and the share of each phase of the step as stacked bars, into one PNG.
+and the share of each phase of the step as stacked bars, into one PNG. The pressure solve shows as its compute, its
+halo exchanges and its reductions (hatched, beside the other communication); sweeps from before that split show it
+as one bar.
 
   python3 postprocess/plot_scaling.py runs/scaling-strong            # reads runs/scaling-strong/scaling.csv
   python3 postprocess/plot_scaling.py sweep/scaling.csv -o scaling.png
@@ -15,8 +17,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-PHASES = ["advance", "boundary", "halo", "poisson", "projection", "reduction", "output"]
-REQUIRED = ["ranks", "seconds_per_step", "speedup", "efficiency"] + [f"share_{p}" for p in PHASES]
+PHASES = ["advance", "boundary", "halo", "poisson", "poisson_halo", "poisson_reduction", "projection", "reduction",
+          "output"]
+# Phases a sweep may lack (older sweeps counted the solver's communication inside poisson).
+OPTIONAL = ["share_poisson_halo", "share_poisson_reduction"]
+REQUIRED = ["ranks", "seconds_per_step", "speedup", "efficiency"] + [
+    f"share_{p}" for p in PHASES if f"share_{p}" not in OPTIONAL]
+LABELS = {"poisson": "poisson (compute)", "poisson_halo": "poisson halo", "poisson_reduction": "poisson reductions"}
+HATCHED = {"halo", "reduction", "poisson_halo", "poisson_reduction"}
 
 
 class ScalingError(Exception):
@@ -36,7 +44,7 @@ def read_sweep(source):
     if missing:
         raise ScalingError(f"'{path}' lacks the column(s) {', '.join(missing)}: is it a scaling.py CSV?")
     try:
-        table = [{k: float(v) for k, v in row.items() if k in REQUIRED} for row in rows]
+        table = [{k: float(v) for k, v in row.items() if k in REQUIRED + OPTIONAL} for row in rows]
     except ValueError as error:
         raise ScalingError(f"'{path}': {error}") from error
     return sorted(table, key=lambda r: r["ranks"]), path
@@ -63,8 +71,11 @@ def plot_scaling(rows, output, title):
     positions = range(len(rows))
     bottom = [0.0] * len(rows)
     for phase in PHASES:
+        if f"share_{phase}" not in rows[0]:
+            continue
         heights = [100 * r[f"share_{phase}"] for r in rows]
-        axes[2].bar(positions, heights, bottom=bottom, label=phase)
+        axes[2].bar(positions, heights, bottom=bottom, label=LABELS.get(phase, phase),
+                    hatch="//" if phase in HATCHED else None)
         bottom = [b + h for b, h in zip(bottom, heights)]
     axes[2].set_xticks(list(positions), [str(int(n)) for n in ranks])
     axes[2].set_xlabel("ranks")

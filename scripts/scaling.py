@@ -3,7 +3,8 @@
 
 For each rank count, writes the run's settings (deck + overrides), runs it with mpirun (or writes a Slurm batch
 script, one GPU per rank), and collects every run's summary.json into one CSV:
-ranks, cells, time per step, cell updates/s, efficiency and phase shares.
+ranks, cells, time per step, cell updates/s, efficiency, communication shares (all, and the pressure solve's own)
+and phase shares (the pressure solve split into its compute, halo exchanges and reductions).
 
   scripts/scaling.py weak   --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells-per-rank 64 64 64
   scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells 128 128 128
@@ -19,7 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-PHASES = ["advance", "boundary", "halo", "poisson", "projection", "reduction", "output"]
+PHASES = ["advance", "boundary", "halo", "poisson", "poisson_halo", "poisson_reduction", "projection", "reduction",
+          "output"]
 
 
 def process_grid(ranks, dims):
@@ -110,6 +112,7 @@ def collect(out_dir):
             "speedup": speedup,
             "efficiency": efficiency,
             "communication_share": s.get("communication_share", 0.0),
+            "poisson_communication_share": s.get("poisson_communication_share", 0.0),
         }
         for phase in PHASES:
             row[f"share_{phase}"] = s.get("phase_share", {}).get(phase, 0.0)
@@ -119,10 +122,10 @@ def collect(out_dir):
         writer = csv.DictWriter(f, fieldnames=list(table[0].keys()))
         writer.writeheader()
         writer.writerows(table)
-    print(f"{'ranks':>5} {'cells':>12} {'s/step':>10} {'cells/s':>10} {'eff':>6} {'comm':>6}")
+    print(f"{'ranks':>5} {'cells':>12} {'s/step':>10} {'cells/s':>10} {'eff':>6} {'comm':>6} {'p-comm':>6}")
     for r in table:
         print(f"{r['ranks']:5d} {r['cells']:12d} {r['seconds_per_step']:10.4g} {r['cell_updates_per_second']:10.3g} "
-              f"{r['efficiency']:6.2f} {r['communication_share']:6.2f}")
+              f"{r['efficiency']:6.2f} {r['communication_share']:6.2f} {r['poisson_communication_share']:6.2f}")
     print(f"wrote {csv_path}")
     return csv_path
 

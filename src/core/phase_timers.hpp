@@ -1,7 +1,16 @@
 #pragma once
 // Wall-clock time per phase of the time step (eddy::Phase), per step and over the run. Each timed scope is also a
-// Kokkos profiling region, and can fence the device before it stops so asynchronous kernels are charged to the
-// phase that launched them.
+// Kokkos profiling region named after its phase. Time is exclusive: a scope opened inside another (the pressure
+// solver's halo exchanges inside the poisson phase) is charged to its own phase and taken off the enclosing one, so
+// the phases of a step add up to the step.
+//
+// Waiting for the device (only when the timers fence, the default): a host timer around asynchronous kernels
+// measures their launch, not their work, so a phase fences at its end and is charged the kernels it launched. A
+// nested communication scope cannot do that without a fence per exchange on the solver's hot path, so it waits
+// only where the communication blocks the host anyway (MPI: it fences itself before it sends): there it fences at
+// its start, which charges the kernels queued before it to the enclosing phase and adds no synchronisation point.
+// Asynchronous communication (NCCL, enqueued on the device stream) is not waited for: its scope measures the
+// enqueueing only and its device time falls to the enclosing phase.
 #include "core/step_record.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -16,19 +25,32 @@ class PhaseTimers {
   static constexpr int count = static_cast<int>(Phase::count);
   using Seconds = std::array<double, count>;
 
-  /// `fence`: wait for the device at the end of each phase (exact attribution, small cost on GPUs).
+  /// When a scope waits for the device (if the timers fence at all).
+  enum class Wait {
+    at_end,    ///< a phase: the kernels it launched are charged to it
+    at_start,  ///< communication that blocks the host anyway: earlier kernels stay with the enclosing phase
+    never,     ///< asynchronous communication: only its enqueueing is measured
+  };
+
+  /// `fence`: wait for the device as Wait says (exact attribution, small cost on GPUs).
   explicit PhaseTimers(bool fence = true) : fence_(fence) {}
 
-  /// Times one phase for the lifetime of the scope.
+  /// Times one phase for the lifetime of the scope (exclusive of scopes nested in it).
   class Scope {
    public:
-    Scope(PhaseTimers& timers, Phase phase) : timers_(&timers), phase_(phase) {
+    Scope(PhaseTimers& timers, Phase phase, Wait wait = Wait::at_end)
+        : timers_(&timers), phase_(phase), enclosing_(timers.active_), wait_(wait) {
+      if (wait_ == Wait::at_start && timers_->fence_) Kokkos::fence("eddy::phase_start");
       Kokkos::Profiling::pushRegion(std::string(phase_name(phase)));
+      timers_->active_ = static_cast<int>(phase);
       timer_.reset();
     }
     ~Scope() {
-      if (timers_->fence_) Kokkos::fence("eddy::phase_end");
-      timers_->add(phase_, timer_.seconds());
+      if (wait_ == Wait::at_end && timers_->fence_) Kokkos::fence("eddy::phase_end");
+      const double seconds = timer_.seconds();
+      timers_->add(phase_, seconds);
+      if (enclosing_ >= 0) timers_->add(static_cast<Phase>(enclosing_), -seconds);
+      timers_->active_ = enclosing_;
       Kokkos::Profiling::popRegion();
     }
     Scope(const Scope&) = delete;
@@ -37,11 +59,13 @@ class PhaseTimers {
    private:
     PhaseTimers* timers_;
     Phase phase_;
+    int enclosing_;
+    Wait wait_;
     Kokkos::Timer timer_;
   };
 
   /// Starts timing `phase` until the returned scope ends.
-  [[nodiscard]] Scope time(Phase phase) { return Scope(*this, phase); }
+  [[nodiscard]] Scope time(Phase phase, Wait wait = Wait::at_end) { return Scope(*this, phase, wait); }
   /// Adds `seconds` to a phase (for time measured elsewhere).
   void add(Phase phase, double seconds) {
     step_[static_cast<int>(phase)] += seconds;
@@ -56,6 +80,7 @@ class PhaseTimers {
 
  private:
   bool fence_;
+  int active_ = -1;  // the phase of the innermost open scope, -1 for none
   Seconds step_{};
   Seconds total_{};
 };

@@ -7,13 +7,27 @@
 
 namespace eddy {
 
-/// Phases of a step that are timed separately (seconds per step in StepRecord::phase_seconds).
-enum class Phase { advance, boundary, halo, poisson, projection, reduction, output, count };
+/// Phases of a step that are timed separately (seconds per step in StepRecord::phase_seconds). `poisson` is the
+/// pressure solver's own work; its halo exchanges are `poisson_halo`, its global reductions and the gather of the
+/// coarsest multigrid level `poisson_reduction`. `halo` and `reduction` are those of the velocity and diagnostics.
+enum class Phase {
+  advance,
+  boundary,
+  halo,
+  poisson,
+  poisson_halo,
+  poisson_reduction,
+  projection,
+  reduction,
+  output,
+  count
+};
 
 /// Printable name of a phase, as used in logs, telemetry columns and the run summary.
 constexpr std::string_view phase_name(Phase phase) {
   constexpr std::array<std::string_view, static_cast<int>(Phase::count)> names{
-      "advance", "boundary", "halo", "poisson", "projection", "reduction", "output"};
+      "advance",           "boundary",   "halo",      "poisson", "poisson_halo",
+      "poisson_reduction", "projection", "reduction", "output"};
   return names[static_cast<int>(phase)];
 }
 

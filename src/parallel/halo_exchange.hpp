@@ -40,6 +40,8 @@ class HaloExchange {
   int width() const { return width_; }
   /// "nccl" or "mpi".
   std::string backend_name() const { return use_nccl_ ? "nccl" : "mpi"; }
+  /// True when exchange() waits on the host for the device and the neighbours (MPI messages to other ranks).
+  bool blocks_host() const { return !use_nccl_ && remote_count_ > 0; }
 
  private:
   struct DeviceQueue;  // the CUDA stream and events of the NCCL transfers (GPU builds)

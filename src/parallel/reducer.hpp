@@ -36,6 +36,8 @@ class Reducer {
   Real min(Real value) const { return allreduce(std::array<Real, 1>{value}, ReduceOp::min)[0]; }
 
   bool uses_nccl() const { return use_nccl_; }
+  /// True when allreduce() on device values waits on the host for the device and the other ranks (MPI, several).
+  bool blocks_host() const { return !use_nccl_ && context_->size() > 1; }
   /// "nccl" or "mpi".
   std::string backend_name() const { return use_nccl_ ? "nccl" : "mpi"; }
   Context& context() const { return *context_; }

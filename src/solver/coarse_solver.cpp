@@ -1,6 +1,7 @@
 #include "solver/coarse_solver.hpp"
 
 #include "core/error.hpp"
+#include "solver/communication_scope.hpp"
 
 #include <cmath>
 #include <utility>
@@ -146,6 +147,7 @@ void DenseCoarseSolver::solve(Field x, Field b) {
   }
   const int size = static_cast<int>(global_b_.size());
   if (ranks_ > 1) {
+    CommunicationScope scope(level_.timers, Phase::poisson_reduction, true);
     parallel::check_mpi(MPI_Allgatherv(local_.data(), static_cast<int>(local_.size()), MPI_DOUBLE, gathered_.data(),
                                        counts_.data(), displacements_.data(), MPI_DOUBLE, comm_),
                         "MPI_Allgatherv(coarse rhs)");

@@ -1,6 +1,7 @@
 #include "solver/poisson_kernels.hpp"
 
 #include "grid/index_ranges.hpp"
+#include "solver/communication_scope.hpp"
 
 namespace eddy::solver {
 namespace {
@@ -40,6 +41,18 @@ Kokkos::Array<Real, 6> physical_faces(const PoissonLevel& level) {
   return sign;
 }
 
+// The global sum of the first `n` device values of `sums`, charged to the solver's reductions.
+void reduce_sums(Buffer sums, int n, const PoissonLevel& level, const parallel::Reducer& reducer) {
+  CommunicationScope scope(level.timers, Phase::poisson_reduction, reducer.blocks_host());
+  reducer.allreduce(Kokkos::subview(sums, Kokkos::make_pair(0, n)), parallel::ReduceOp::sum);
+}
+
+// The global sum of a host value (the local reduction has already waited for the device).
+Real reduce_sum(Real local, const PoissonLevel& level, const parallel::Reducer& reducer) {
+  CommunicationScope scope(level.timers, Phase::poisson_reduction, true);
+  return reducer.sum(local);
+}
+
 }  // namespace
 
 Real global_sum(Field f, const PoissonLevel& level, const parallel::Reducer& reducer) {
@@ -47,7 +60,7 @@ Real global_sum(Field f, const PoissonLevel& level, const parallel::Reducer& red
   Kokkos::parallel_reduce(
       "poisson::sum", grid::owned_cells(level.shape),
       KOKKOS_LAMBDA(int i, int j, int k, Real& sum) { sum += f(i, j, k); }, local);
-  return reducer.sum(local);
+  return reduce_sum(local, level, reducer);
 }
 
 void subtract_constant(Field f, Real value) {
@@ -75,7 +88,7 @@ void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLev
         s.value[1] += rhs * rhs;
       },
       into_buffer<2>(sums));
-  reducer.allreduce(Kokkos::subview(sums, Kokkos::make_pair(0, 2)), parallel::ReduceOp::sum);
+  reduce_sums(sums, 2, level, reducer);
 }
 
 Real residual_norm2(Field x, Field b, const PoissonLevel& level, const parallel::Reducer& reducer) {
@@ -88,7 +101,7 @@ Real residual_norm2(Field x, Field b, const PoissonLevel& level, const parallel:
         sum += res * res;
       },
       local);
-  return reducer.sum(local);
+  return reduce_sum(local, level, reducer);
 }
 
 void residual(Field r, Field x, Field b, const PoissonLevel& level) {
@@ -196,7 +209,7 @@ void apply_and_dot(Field q, Field p, const PoissonLevel& level, Buffer pq, const
         s.value[0] += p(i, j, k) * lp;
       },
       into_buffer<1>(pq));
-  reducer.allreduce(Kokkos::subview(pq, Kokkos::make_pair(0, 1)), parallel::ReduceOp::sum);
+  reduce_sums(pq, 1, level, reducer);
 }
 
 void cg_step(Field x, Field r, Field p, Field q, Buffer current, Buffer pq, Buffer next, bool fuse_norm,
@@ -220,7 +233,7 @@ void cg_step(Field x, Field r, Field p, Field q, Buffer current, Buffer pq, Buff
         s.value[0] += res * res;
       },
       into_buffer<1>(next));
-  reducer.allreduce(Kokkos::subview(next, Kokkos::make_pair(0, 1)), parallel::ReduceOp::sum);
+  reduce_sums(next, 1, level, reducer);
 }
 
 void preconditioned_dots(Field r, Field z, Field q, Buffer next, const PoissonLevel& level,
@@ -234,7 +247,7 @@ void preconditioned_dots(Field r, Field z, Field q, Buffer next, const PoissonLe
         s.value[2] += q(i, j, k) * pre;
       },
       into_buffer<3>(next));
-  reducer.allreduce(Kokkos::subview(next, Kokkos::make_pair(0, 3)), parallel::ReduceOp::sum);
+  reduce_sums(next, 3, level, reducer);
 }
 
 void cg_direction(Field p, Field z, Buffer current, Buffer next, Buffer pq, bool flexible, const PoissonLevel& level) {

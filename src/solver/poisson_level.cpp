@@ -1,6 +1,7 @@
 #include "solver/poisson_level.hpp"
 
 #include "core/error.hpp"
+#include "solver/communication_scope.hpp"
 
 namespace eddy::solver {
 
@@ -63,7 +64,10 @@ void GhostFiller::fill(Field f) {
 }
 
 void GhostFiller::exchange(Field f) {
-  if (has_messages_or_copies_) halo_for(f).exchange();
+  if (!has_messages_or_copies_) return;
+  auto& halo = halo_for(f);
+  CommunicationScope scope(level_.timers, Phase::poisson_halo, halo.blocks_host());
+  halo.exchange();
 }
 
 }  // namespace eddy::solver

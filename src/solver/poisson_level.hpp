@@ -2,6 +2,7 @@
 // One grid level of a Poisson problem (the fine grid or a multigrid coarsening of it), the ghost filling of its
 // fields, and the coarsening rule that builds the multigrid hierarchy.
 #include "config/deck.hpp"
+#include "core/phase_timers.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "solver/laplacian.hpp"
 #include "solver/pressure_ghosts.hpp"
@@ -18,6 +19,7 @@ struct PoissonLevel {
   fields::LocalShape shape;
   Real3 spacing{1, 1, 1};
   PressureFaces faces{};
+  PhaseTimers* timers = nullptr;  ///< where the solver's communication is charged (none: not timed)
 
   /// The stencil weights of this level.
   StencilWeights weights() const { return stencil_weights(spacing, decomp.global.dim); }

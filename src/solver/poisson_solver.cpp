@@ -15,7 +15,7 @@ namespace {
 constexpr Real jacobi_solver_weight = 0.9;
 
 PoissonLevel top_level(const PoissonProblem& problem) {
-  return {problem.decomp, problem.shape, problem.spacing, problem.faces};
+  return {problem.decomp, problem.shape, problem.spacing, problem.faces, problem.timers};
 }
 
 StopCriteria stop_criteria(const config::PoissonConfig& config) {

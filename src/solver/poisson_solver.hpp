@@ -8,6 +8,7 @@
 //   periodic:                  ghost = the wrapped cell (filled by the halo exchange)
 // In 2D (one cell in z, periodic in z) the z term vanishes, so the same operator serves 2D and 3D.
 #include "config/deck.hpp"
+#include "core/phase_timers.hpp"
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 #include "parallel/context.hpp"
@@ -28,6 +29,9 @@ struct PoissonProblem {
   Real3 spacing{1, 1, 1};
   std::array<PressureBoundary, 6> faces{};  ///< x_low, x_high, y_low, y_high, z_low, z_high
   config::CommBackend halo_backend = config::CommBackend::automatic;
+  /// The run's phase timers: the solver charges its halo exchanges and reductions to poisson_halo and
+  /// poisson_reduction (nullptr: not timed).
+  PhaseTimers* timers = nullptr;
 
   /// True when no face is Dirichlet: the operator is singular and the solution is fixed to zero mean.
   bool singular() const;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace eddy::time {
 namespace {
@@ -24,11 +26,25 @@ std::string duration_text(double seconds) {
   return text;
 }
 
+// Variables MPI launchers set in the environment of the ranks they start: Open MPI (mpirun), PMIx launchers (Open MPI
+// 5's prterun, srun --mpi=pmix), and the PMI of MPICH's Hydra, Intel MPI and srun --mpi=pmi2.
+constexpr const char* launcher_variables[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"};
+
 }  // namespace
+
+bool stdout_is_live_terminal() {
+  if (isatty(fileno(stdout)) == 0) return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
+  for (const char* name : launcher_variables) {
+    if (std::getenv(name) != nullptr) return false;
+  }
+  return true;
+}
 
 Progress::Progress(const config::Deck& deck, bool enabled, double time, long long step)
     : enabled_(enabled),
-      live_(enabled && isatty(fileno(stdout)) != 0),
+      live_(enabled && stdout_is_live_terminal()),
       log_interval_(deck.output.log_interval),
       max_steps_(deck.time.max_steps),
       start_step_(step),

@@ -1,12 +1,18 @@
 #pragma once
 // Progress of a run on rank 0's console: on a terminal one live line (step, t, dt, ETA) rewritten in place with
-// \r a few times per second; otherwise (a log file, a batch job) the diagnostics line every output.log_interval steps.
+// \r a few times per second; otherwise (a log file, a batch job, any run under an MPI launcher) the diagnostics
+// line every output.log_interval steps.
 #include "config/deck.hpp"
 #include "core/step_record.hpp"
 
 #include <chrono>
 
 namespace eddy::time {
+
+/// True when stdout shows a line rewritten with \r in place: a terminal (not TERM=dumb) that eddy writes to directly.
+/// Under an MPI launcher (mpirun, mpiexec, srun: known by the variables it gives its ranks) stdout may be a
+/// pseudo-terminal even when the launcher's own output goes to a file or a pipe, so it does not count as a terminal.
+bool stdout_is_live_terminal();
 
 class Progress {
  public:

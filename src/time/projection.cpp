@@ -6,7 +6,8 @@ namespace eddy::time {
 
 Projection::Projection(const config::Deck& deck, const grid::Decomposition& decomp,
                        const operators::StaggeredGrid& grid, parallel::Context& context,
-                       const parallel::Reducer& reducer, const operators::CorrectedBoundaries& corrected)
+                       const parallel::Reducer& reducer, const operators::CorrectedBoundaries& corrected,
+                       PhaseTimers* timers)
     : grid_(grid), corrected_(corrected), rhs_(fields::make_field("poisson_rhs", grid.shape)) {
   solver::PoissonProblem problem;
   problem.decomp = decomp;
@@ -14,6 +15,7 @@ Projection::Projection(const config::Deck& deck, const grid::Decomposition& deco
   problem.spacing = grid.spacing;
   problem.faces = solver::pressure_boundaries(deck.boundary, deck.domain.dimensions);
   problem.halo_backend = deck.parallel.halo_backend;
+  problem.timers = timers;
   solver_ = solver::make_poisson_solver(deck.pressure, problem, context, reducer);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The pressure projection of a stage: solve L(phi) = div(u*) / (alpha dt), then u = u* - alpha dt grad(phi).
 #include "config/deck.hpp"
+#include "core/phase_timers.hpp"
 #include "operators/gradient.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/poisson_solver.hpp"
@@ -12,10 +13,11 @@ namespace eddy::time {
 
 class Projection {
  public:
-  /// Builds the Poisson solver of the deck for this block; `corrected` lists the outflow faces the gradient moves.
+  /// Builds the Poisson solver of the deck for this block; `corrected` lists the outflow faces the gradient moves;
+  /// the solver charges its communication to `timers` (if given).
   Projection(const config::Deck& deck, const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
              parallel::Context& context, const parallel::Reducer& reducer,
-             const operators::CorrectedBoundaries& corrected);
+             const operators::CorrectedBoundaries& corrected, PhaseTimers* timers = nullptr);
 
   /// Writes the Poisson right-hand side div(u*) / weight (velocity ghosts must be valid).
   void build_rhs(const fields::FlowState& state, Real weight);

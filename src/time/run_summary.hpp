@@ -2,11 +2,15 @@
 // The end-of-run summary: where the time went, throughput, and (with several ranks) a verdict on scaling. Printed
 // on rank 0 and written as summary.json (keys read by scripts/scaling.py and postprocess/report.py):
 //   case, ranks, cells, local_cells_max, steps, wall_seconds, seconds_per_step, cell_updates_per_second,
-//   cell_updates_per_second_per_rank, phase_seconds{}, phase_share{}, communication_share, halo_backend,
-//   reduction_backend, device, poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict.
-// Phase seconds are the mean over ranks; wall_seconds is the slowest rank's. communication_share is the velocity
-// halo exchange plus the reductions of the diagnostics, waiting for other ranks included; the pressure solver's own
-// communication is part of the poisson phase.
+//   cell_updates_per_second_per_rank, phase_seconds{}, phase_share{}, communication_share, poisson_solve_share,
+//   poisson_communication_share, poisson_communication_timing, halo_backend, reduction_backend, device,
+//   poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict.
+// Phase seconds are the mean over ranks; wall_seconds is the slowest rank's. The phases are exclusive: poisson is the
+// pressure solver's own work, poisson_halo and poisson_reduction its communication. communication_share is every
+// halo exchange and reduction (velocity, diagnostics and pressure solve), waiting for other ranks included;
+// poisson_solve_share the whole solve; poisson_communication_share its halo exchanges and reductions.
+// poisson_communication_timing is "measured" where the solver's communication blocks the host (MPI), and
+// "enqueue_only" with NCCL, whose transfers run asynchronously on the device and are charged to poisson instead.
 #include "core/phase_timers.hpp"
 #include "grid/decomposition.hpp"
 #include "io/json.hpp"

@@ -21,19 +21,21 @@ double surface_to_volume(const ScalingFacts& f) {
   return ratio;
 }
 
-// The verdict on the velocity halo, reductions and balance (the costs outside the pressure solve).
+// The verdict on halo exchanges, reductions (the velocity's, the diagnostics' and the pressure solver's) and balance.
 std::string main_verdict(const ScalingFacts& f) {
   const std::string ranks = std::to_string(f.ranks) + " ranks";
   const std::string block = "the local grid (" + block_text(f) + ")";
-  const double communication = f.halo_share + f.reduction_share;
-  if (f.halo_share >= halo_share_too_high) {
+  const double communication = f.communication_share();
+  if (f.all_halo_share() >= halo_share_too_high) {
     char ratio[64];
     std::snprintf(ratio, sizeof(ratio), "%.0f ghost cells per 100 owned", 100 * surface_to_volume(f));
-    return "halo exchange is " + percent(f.halo_share) + " of the step: " + block + " is too small for " + ranks +
-           " (" + ratio + "); use fewer ranks or a larger grid.";
+    return "halo exchange is " + percent(f.all_halo_share()) + " of the step (" + percent(f.poisson_halo_share) +
+           " in the pressure solve): " + block + " is too small for " + ranks + " (" + ratio +
+           "); use fewer ranks or a larger grid.";
   }
-  if (f.reduction_share >= reduction_share_too_high) {
-    return "global reductions are " + percent(f.reduction_share) + " of the step: with " + block +
+  if (f.all_reduction_share() >= reduction_share_too_high) {
+    return "global reductions are " + percent(f.all_reduction_share()) + " of the step (" +
+           percent(f.poisson_reduction_share) + " in the pressure solve): with " + block +
            " each step is too short to hide the latency of " + ranks + "; use fewer ranks or a larger grid.";
   }
   if (f.imbalance >= imbalance_too_high) {
@@ -53,9 +55,10 @@ std::string main_verdict(const ScalingFacts& f) {
 std::string scaling_verdict(const ScalingFacts& f) {
   if (f.ranks <= 1) return "";
   std::string verdict = main_verdict(f);
-  if (f.poisson_share >= poisson_share_dominant) {
-    verdict += " The pressure solve is " + percent(f.poisson_share) +
-               " of the step (its own halo exchanges and reductions included): its scaling decides the run's.";
+  if (f.poisson_solve_share() >= poisson_share_dominant) {
+    verdict += " The pressure solve is " + percent(f.poisson_solve_share()) + " of the step (" +
+               percent(f.poisson_halo_share + f.poisson_reduction_share) +
+               " in its halo exchanges and reductions): its scaling decides the run's.";
   }
   return verdict;
 }

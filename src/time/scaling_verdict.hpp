@@ -10,20 +10,31 @@ namespace eddy::time {
 struct ScalingFacts {
   int ranks = 1;
   int dimensions = 2;
-  Int3 local_cells{1, 1, 1};   ///< the largest block of one rank
-  double halo_share = 0;       ///< velocity halo exchange (waiting for neighbours included)
-  double reduction_share = 0;  ///< global reductions of the diagnostics (waiting included)
-  double poisson_share = 0;    ///< the pressure solve (its own halo exchanges and reductions included)
-  double imbalance = 0;        ///< slowest rank's local compute minus the average (the others wait that long)
+  Int3 local_cells{1, 1, 1};           ///< the largest block of one rank
+  double halo_share = 0;               ///< velocity halo exchange (waiting for neighbours included)
+  double reduction_share = 0;          ///< global reductions of the diagnostics (waiting included)
+  double poisson_share = 0;            ///< the pressure solver's own work (its communication excluded)
+  double poisson_halo_share = 0;       ///< the pressure solver's halo exchanges (waiting included)
+  double poisson_reduction_share = 0;  ///< the pressure solver's reductions and coarse-level gather (waiting included)
+  double imbalance = 0;                ///< slowest rank's local compute minus the average (the others wait that long)
+
+  /// Every halo exchange: the velocity's and the pressure solver's.
+  double all_halo_share() const { return halo_share + poisson_halo_share; }
+  /// Every global reduction: the diagnostics' and the pressure solver's.
+  double all_reduction_share() const { return reduction_share + poisson_reduction_share; }
+  /// All communication, waiting included.
+  double communication_share() const { return all_halo_share() + all_reduction_share(); }
+  /// The whole pressure solve, its communication included.
+  double poisson_solve_share() const { return poisson_share + poisson_halo_share + poisson_reduction_share; }
 };
 
-/// Share of halo exchange above which the local grid counts as too small for the rank count.
+/// Share of halo exchange (velocity and pressure solve) above which the local grid counts as too small for the ranks.
 inline constexpr double halo_share_too_high = 0.2;
-/// Share of reductions above which the run counts as latency-bound.
+/// Share of reductions (diagnostics and pressure solve) above which the run counts as latency-bound.
 inline constexpr double reduction_share_too_high = 0.15;
 /// Share of waiting for the slowest rank above which the split of the cells counts as uneven.
 inline constexpr double imbalance_too_high = 0.1;
-/// Share of the pressure solve above which the verdict points at it (its communication is inside it).
+/// Share of the whole pressure solve above which the verdict points at it.
 inline constexpr double poisson_share_dominant = 0.5;
 
 /// One or two sentences on the scaling of the run, naming its main cost; "" for one rank.

@@ -56,7 +56,7 @@ struct Simulation::Impl {
         halo(context_in, decomp, shape, velocity_fields(state, deck_in.domain.dimensions), 1,
              deck_in.parallel.halo_backend),
         boundary(deck_in.boundary, decomp, shape),
-        projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries()),
+        projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
         stages(stage_table(deck_in.time.scheme)) {
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
@@ -241,10 +241,10 @@ struct Simulation::Impl {
   parallel::Reducer reducer;
   parallel::HaloExchange halo;
   boundary::VelocityBoundary boundary;
+  PhaseTimers timers;  // before the projection, whose solver charges its communication to it
   Projection projection;
   physics::CoupledPhysics physics;
   StageTable stages;
-  PhaseTimers timers;
   std::vector<StepRecord> history;
   std::vector<StepObserver> observers;
   const Simulation* owner = nullptr;

@@ -86,7 +86,7 @@ TEST(Telemetry, WritesHeaderRowsAndSummary) {
   std::string line;
   std::getline(csv, line);
   EXPECT_EQ(line, io::Telemetry::header());
-  EXPECT_NE(line.find(",poisson_seconds,"), std::string::npos);
+  EXPECT_NE(line.find(",poisson_seconds,poisson_halo_seconds,poisson_reduction_seconds,"), std::string::npos);
   int rows = 0;
   while (std::getline(csv, line)) {
     ++rows;

@@ -16,6 +16,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 POSTPROCESS = HERE.parent.parent / "postprocess"
+# The timed phases of a step (summary.json phase_seconds, telemetry.csv <phase>_seconds), in order.
+PHASES = ["advance", "boundary", "halo", "poisson", "poisson_halo", "poisson_reduction", "projection", "reduction",
+          "output"]
 # A small cavity: 16 x 16 cells, a few dozen steps.
 SMALL = ["--set", "domain.cells=[16,16]", "--set", "output.log_interval=5", "--set", "pressure.rtol=1e-10"]
 failures = []
@@ -60,22 +63,65 @@ def check_outputs(work):
         check((run / name).is_file(), f"missing {name}")
     rows = (run / "telemetry.csv").read_text().splitlines()
     check(len(rows) == 13 and rows[0].startswith("step,time,dt"), f"telemetry rows {len(rows)}")
+    check_telemetry_phases(rows)
     summary = json.loads((run / "summary.json").read_text())
     for key in ["case", "ranks", "cells", "local_cells_max", "steps", "wall_seconds", "seconds_per_step",
                 "cell_updates_per_second", "cell_updates_per_second_per_rank", "phase_seconds", "phase_share",
-                "communication_share", "halo_backend", "reduction_backend", "device"]:
+                "communication_share", "poisson_solve_share", "poisson_communication_share",
+                "poisson_communication_timing", "halo_backend", "reduction_backend", "device"]:
         check(key in summary, f"summary.json lacks {key}")
     check(summary.get("ranks") == 2 and summary.get("cells") == 256 and summary.get("steps") == 12,
           f"summary ranks/cells/steps {summary.get('ranks')} {summary.get('cells')} {summary.get('steps')}")
     check(summary.get("local_cells_max") == 128, f"local_cells_max {summary.get('local_cells_max')}")
     check(abs(sum(summary["phase_share"].values()) - 1) < 0.2, f"phase shares {summary['phase_share']}")
+    check_communication_shares(summary)
     check("scaling:" in result.stdout, "no scaling verdict printed with 2 ranks")
+    check("pressure solve" in result.stdout and "poisson_reduction" in result.stdout,
+          "the run summary does not split the pressure solve")
     before = digest(run)
     again = eddy(args, ranks=2)
     show(again)
     check(again.returncode != 0, "a second run into the same folder was not refused")
     check("already holds results of an earlier run" in again.stderr, "refusal message")
     check(digest(run) == before, "the refused run changed the earlier results")
+
+
+def check_telemetry_phases(rows):
+    """Every phase has a telemetry column; no step has a negative phase time; the solve communicated on 2 ranks."""
+    header = rows[0].split(",")
+    check([c for c in header if c.endswith("_seconds") and c != "wall_seconds"] == [f"{p}_seconds" for p in PHASES],
+          f"telemetry phase columns {header}")
+    table = [[float(v) for v in row.split(",")] for row in rows[1:]]
+    for phase in PHASES:
+        column = [row[header.index(f"{phase}_seconds")] for row in table]
+        check(min(column) >= 0, f"telemetry: negative {phase}_seconds {min(column)}")
+    for phase in ["poisson_halo", "poisson_reduction"]:
+        check(sum(row[header.index(f"{phase}_seconds")] for row in table) > 0, f"telemetry: no {phase} time")
+    for row in table:
+        timed = sum(row[header.index(f"{p}_seconds")] for p in PHASES)
+        wall = row[header.index("wall_seconds")]
+        check(timed <= wall * 1.001 + 1e-6, f"telemetry step {row[0]:.0f}: phases {timed} exceed the step {wall}")
+
+
+def check_communication_shares(summary):
+    """The pressure solve's communication is split out, non-negative, non-zero on 2 ranks, and the totals add up."""
+    shares = summary["phase_share"]
+    check(sorted(shares) == sorted(PHASES) and sorted(summary["phase_seconds"]) == sorted(PHASES),
+          f"summary phases {sorted(shares)}")
+    check(all(v >= 0 for v in shares.values()), f"negative phase share {shares}")
+    check(summary["phase_seconds"]["poisson_halo"] > 0 and summary["phase_seconds"]["poisson_reduction"] > 0,
+          f"no pressure-solve communication on 2 ranks: {summary['phase_seconds']}")
+    close = lambda a, b: abs(a - b) <= 1e-9 * max(1.0, abs(b))  # noqa: E731
+    communication = shares["halo"] + shares["reduction"] + shares["poisson_halo"] + shares["poisson_reduction"]
+    check(close(summary["communication_share"], communication),
+          f"communication_share {summary['communication_share']} != sum of the four shares {communication}")
+    solver = shares["poisson_halo"] + shares["poisson_reduction"]
+    check(close(summary["poisson_communication_share"], solver), "poisson_communication_share")
+    check(close(summary["poisson_solve_share"], shares["poisson"] + solver), "poisson_solve_share")
+    check(summary["poisson_communication_share"] < summary["communication_share"] <= 1,
+          f"communication {summary['communication_share']}, of it the solve's {summary['poisson_communication_share']}")
+    check(summary["poisson_communication_timing"] in ("measured", "enqueue_only"),
+          f"poisson_communication_timing {summary['poisson_communication_timing']}")
 
 
 def stop_and_restart(work, name, ranks, stop):

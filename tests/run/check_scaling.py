@@ -45,9 +45,15 @@ def main():
             check(summary["stop_reason"].startswith("step limit"), f"np{r['ranks']}: {summary['stop_reason']}")
             check(abs(float(r["seconds_per_step"]) - summary["seconds_per_step"]) < 1e-9 * summary["seconds_per_step"],
                   f"np{r['ranks']}: seconds_per_step")
-            check(abs(sum(float(r[f"share_{p}"]) for p in ["advance", "boundary", "halo", "poisson", "projection",
-                                                           "reduction", "output"]) - 1) < 0.2,
-                  f"np{r['ranks']}: phase shares do not add up")
+            phases = ["advance", "boundary", "halo", "poisson", "poisson_halo", "poisson_reduction", "projection",
+                      "reduction", "output"]
+            check(abs(sum(float(r[f"share_{p}"]) for p in phases) - 1) < 0.2, f"np{r['ranks']}: phase shares do not add up")
+            check(all(float(r[f"share_{p}"]) >= 0 for p in phases), f"np{r['ranks']}: negative phase share")
+            solver = float(r["share_poisson_halo"]) + float(r["share_poisson_reduction"])
+            check(abs(float(r["poisson_communication_share"]) - solver) <= 1e-9 + 1e-6 * solver,
+                  f"np{r['ranks']}: poisson_communication_share {r['poisson_communication_share']} != {solver}")
+            if int(r["ranks"]) > 1:
+                check(solver > 0, f"np{r['ranks']}: no pressure-solve communication")
         check(float(rows[0]["efficiency"]) == 1.0, "efficiency of the base run")
         plot = [sys.executable, str(ROOT / "postprocess" / "plot_scaling.py")]
         done = subprocess.run(plot + [str(sweep)], capture_output=True, text=True)

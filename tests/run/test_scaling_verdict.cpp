@@ -63,4 +63,32 @@ TEST(ScalingVerdict, DominantPressureSolveIsPointedOut) {
   EXPECT_NE(v.find("The pressure solve is 80% of the step"), std::string::npos) << v;
 }
 
+TEST(ScalingVerdict, PressureSolveHaloCountsAsHaloExchange) {
+  ScalingFacts f = facts(0.02, 0.01, 0.3, 0);
+  f.poisson_halo_share = 0.25;
+  const std::string v = scaling_verdict(f);
+  EXPECT_NE(v.find("halo exchange is 27% of the step (25% in the pressure solve)"), std::string::npos) << v;
+  EXPECT_DOUBLE_EQ(f.communication_share(), 0.28);
+}
+
+TEST(ScalingVerdict, PressureSolveReductionsMakeTheRunLatencyBound) {
+  ScalingFacts f = facts(0.02, 0.04, 0.3, 0);
+  f.poisson_reduction_share = 0.12;
+  const std::string v = scaling_verdict(f);
+  EXPECT_NE(v.find("global reductions are 16% of the step (12% in the pressure solve)"), std::string::npos) << v;
+  EXPECT_NE(v.find("latency"), std::string::npos) << v;
+}
+
+TEST(ScalingVerdict, PressureSolveShareIncludesItsCommunication) {
+  ScalingFacts f = facts(0.02, 0.01, 0.4, 0);
+  f.poisson_halo_share = 0.05;
+  f.poisson_reduction_share = 0.06;
+  EXPECT_DOUBLE_EQ(f.poisson_solve_share(), 0.51);
+  const std::string v = scaling_verdict(f);
+  EXPECT_NE(v.find("communication (halo + reductions) is 14% of the step"), std::string::npos) << v;
+  EXPECT_NE(v.find("The pressure solve is 51% of the step (11% in its halo exchanges and reductions)"),
+            std::string::npos)
+      << v;
+}
+
 }  // namespace

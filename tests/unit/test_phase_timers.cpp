@@ -1,0 +1,71 @@
+// Phase timers charge time exclusively: a scope opened inside another counts for its own phase and is taken off the
+// enclosing one, so the phases of a step add up to the time spent in them.
+#include "core/phase_timers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+namespace {
+
+using eddy::Phase;
+using eddy::PhaseTimers;
+
+void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+double seconds(const PhaseTimers::Seconds& s, Phase p) { return s[static_cast<int>(p)]; }
+
+TEST(PhaseTimers, NestedScopeIsTakenOffTheEnclosingPhase) {
+  PhaseTimers timers;
+  timers.start_step();
+  Kokkos::Timer outside;
+  {
+    auto solve = timers.time(Phase::poisson);
+    sleep_ms(20);
+    {
+      auto exchange = timers.time(Phase::poisson_halo, PhaseTimers::Wait::at_start);
+      sleep_ms(30);
+    }
+    {
+      auto reduce = timers.time(Phase::poisson_reduction, PhaseTimers::Wait::never);
+      sleep_ms(15);
+    }
+    sleep_ms(10);
+  }
+  const double elapsed = outside.seconds();
+  const auto& step = timers.step();
+  EXPECT_GE(seconds(step, Phase::poisson_halo), 0.030);
+  EXPECT_GE(seconds(step, Phase::poisson_reduction), 0.015);
+  EXPECT_GE(seconds(step, Phase::poisson), 0.030);  // its own 20 + 10 ms, not the 45 ms nested in it
+  const double solve =
+      seconds(step, Phase::poisson) + seconds(step, Phase::poisson_halo) + seconds(step, Phase::poisson_reduction);
+  EXPECT_LE(solve, elapsed);
+  EXPECT_GE(solve, 0.075);
+  // The nested scopes are inside the enclosing one: what is left to it is at most the time outside them.
+  EXPECT_LE(seconds(step, Phase::poisson),
+            elapsed - seconds(step, Phase::poisson_halo) - seconds(step, Phase::poisson_reduction));
+  for (int p = 0; p < PhaseTimers::count; ++p) EXPECT_EQ(timers.step()[p], timers.total()[p]) << p;
+}
+
+TEST(PhaseTimers, ScopeAfterANestedOneChargesNoEnclosingPhase) {
+  PhaseTimers timers;
+  {
+    auto solve = timers.time(Phase::poisson);
+    auto exchange = timers.time(Phase::poisson_halo, PhaseTimers::Wait::at_start);
+    sleep_ms(5);
+  }
+  const double solve = seconds(timers.total(), Phase::poisson);
+  EXPECT_GE(solve, 0.0);
+  {
+    auto halo = timers.time(Phase::halo);
+    sleep_ms(10);
+  }
+  EXPECT_EQ(seconds(timers.total(), Phase::poisson), solve);
+  EXPECT_GE(seconds(timers.total(), Phase::halo), 0.010);
+  timers.start_step();
+  for (double s : timers.step()) EXPECT_EQ(s, 0);
+  EXPECT_GE(seconds(timers.total(), Phase::halo), 0.010);
+}
+
+}  // namespace
