@@ -1,6 +1,7 @@
 // Immersed bodies: a body at rest in fluid at rest feels no force, the forcing sets the solid faces to rest, the
-// forces on a cylinder that crosses rank boundaries are the same on any number of ranks, and the drag at a given time
-// does not depend on the step sizes that led there (a shortened last step, adaptive steps).
+// forces on a cylinder that crosses rank boundaries are the same on any number of ranks, a cylinder on the centre line
+// of the channel feels no lift (the forcing is mirror-symmetric), and the drag at a given time does not depend on the
+// step sizes that led there (a shortened last step, adaptive steps).
 #include "../flow/flow_test_support.hpp"
 #include "physics/coupled_physics.hpp"
 #include "physics_test_support.hpp"
@@ -91,6 +92,19 @@ TEST(BodyForces, CylinderForcesAgreeOnAnyRankCount) {
   }
   MPI_Bcast(result, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   EXPECT_LE(result[2], 1e-9) << "drag " << result[0] << " lift " << result[1];
+}
+
+TEST(BodyForces, CylinderOnTheCentreLineFeelsNoLift) {
+  auto deck = eddy::testing::cylinder_channel_deck(128, 24);
+  deck.bodies[0].center = {0.2, 0.205, 0};  // the channel's centre line, a row of faces of this grid
+  deck.time.dt = 0.02;
+  deck.time.adaptive = false;
+  eddy::parallel::Context world;
+  eddy::time::Simulation sim(deck, world, {"", true});
+  sim.advance(20);
+  const auto& coefficient = sim.physics().body_forces()[0].coefficient;
+  EXPECT_GT(coefficient[0], 1.0);
+  EXPECT_LT(std::abs(coefficient[1]), 1e-8 * coefficient[0]);
 }
 
 TEST(BodyForces, DragDoesNotDependOnTheStepHistory) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace {
@@ -26,10 +27,11 @@ TEST(Cylinder, SchaferTurek2D1) {
                 body.coefficient[0], body.coefficient[1]);
   }
   EXPECT_NEAR(body.coefficient[0], 5.58, 0.2);
-  // The lift of this slightly asymmetric layout is small (0.0104-0.0110); the direct forcing at 11.7 cells per
-  // diameter gets its sign but not its size (about 0.07, see tests/physics/validation.md), so only a bound is asserted.
-  EXPECT_GT(body.coefficient[1], 0.0);
-  EXPECT_LT(body.coefficient[1], 0.15);
+  // The lift of this slightly asymmetric layout is small (0.0104-0.0110). At 11.7 cells per diameter its error is set
+  // by where the surface falls between the faces: 0.102 here, but 0.070 and -0.126 with the cylinder moved by -h/4
+  // and +h/4, while a cylinder on the channel centre line gets 0 to 3e-10 (tests/physics/validation.md). Only that
+  // spread is asserted; 512 x 96 cells give 0.0021.
+  EXPECT_LT(std::abs(body.coefficient[1] - 0.0107), 0.14);
 }
 
 }  // namespace
