@@ -9,7 +9,9 @@
 //       face (or a volume penalisation) is first order.
 // Body force: the forcing changes u* by du, which is the momentum the body exchanges with the fluid; summed over the
 // stages, F_body = -rho sum_faces du dV / dt is the hydrodynamic force (pressure + viscous) on each body, the usual
-// direct-forcing estimate (the pressure gradient the projection leaves inside the solid enters through du).
+// direct-forcing estimate. The time loop projects incrementally when there are bodies (u* holds -alpha dt grad p of
+// the last stage), so the pressure enters du at the stage's own weight, not through the velocity the previous
+// projection left in the solid, and the estimate does not depend on the size of the previous step.
 #include "config/deck.hpp"
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"

@@ -1,12 +1,30 @@
-// Immersed bodies: a body at rest in fluid at rest feels no force, the forcing sets the solid faces to rest, and
-// the forces on a cylinder that crosses rank boundaries are the same on any number of ranks.
+// Immersed bodies: a body at rest in fluid at rest feels no force, the forcing sets the solid faces to rest, the
+// forces on a cylinder that crosses rank boundaries are the same on any number of ranks, a cylinder on the centre line
+// of the channel feels no lift (the forcing is mirror-symmetric), and the drag at a given time does not depend on the
+// step sizes that led there (a shortened last step, adaptive steps).
 #include "../flow/flow_test_support.hpp"
 #include "physics/coupled_physics.hpp"
 #include "physics_test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 namespace {
+
+// Drag coefficient of the Re = 20 cylinder on 128 x 24 cells at t = 1.5 with a fixed step `dt` (0: adaptive, CFL 0.5).
+double drag_at_end(double dt) {
+  auto deck = eddy::testing::cylinder_channel_deck(128, 24);
+  deck.time.end_time = 1.5;
+  deck.time.adaptive = dt == 0;
+  deck.time.cfl = 0.5;
+  deck.time.dt = dt > 0 ? dt : 0.005;
+  eddy::parallel::Context world;
+  eddy::time::Simulation sim(deck, world, {"", true});
+  while (!sim.finished()) sim.advance(1);
+  EXPECT_NEAR(sim.time(), 1.5, 1e-12);
+  return sim.physics().body_forces()[0].coefficient[0];
+}
 
 TEST(BodyForces, BodiesAtRestInFluidAtRestFeelNoForce) {
   auto deck = eddy::testing::periodic_box_deck(3, 16);
@@ -74,6 +92,35 @@ TEST(BodyForces, CylinderForcesAgreeOnAnyRankCount) {
   }
   MPI_Bcast(result, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   EXPECT_LE(result[2], 1e-9) << "drag " << result[0] << " lift " << result[1];
+}
+
+TEST(BodyForces, CylinderOnTheCentreLineFeelsNoLift) {
+  auto deck = eddy::testing::cylinder_channel_deck(128, 24);
+  deck.bodies[0].center = {0.2, 0.205, 0};  // the channel's centre line, a row of faces of this grid
+  deck.time.dt = 0.02;
+  deck.time.adaptive = false;
+  eddy::parallel::Context world;
+  eddy::time::Simulation sim(deck, world, {"", true});
+  sim.advance(20);
+  const auto& coefficient = sim.physics().body_forces()[0].coefficient;
+  EXPECT_GT(coefficient[0], 1.0);
+  EXPECT_LT(std::abs(coefficient[1]), 1e-8 * coefficient[0]);
+}
+
+TEST(BodyForces, DragDoesNotDependOnTheStepHistory) {
+  // 75 steps of 0.02; 53 steps of 0.028 and a last one of 0.016; adaptive steps growing from 0.005 to the CFL limit.
+  const double fixed = drag_at_end(0.02);
+  const double shortened_last = drag_at_end(0.028);
+  const double adaptive = drag_at_end(0);
+  eddy::parallel::Context world;
+  if (world.rank() == 0) {
+    std::printf("Cd at t = 1.5: %.6f (dt 0.02), %.6f (dt 0.028, last 0.016), %.6f (adaptive)\n", fixed, shortened_last,
+                adaptive);
+  }
+  EXPECT_GT(fixed, 4.0);
+  EXPECT_NEAR(shortened_last / fixed, 1.0, 5e-4)
+      << "Cd " << fixed << " with dt 0.02, " << shortened_last << " with dt 0.028 and a shortened last step";
+  EXPECT_NEAR(adaptive / fixed, 1.0, 5e-4) << "Cd " << fixed << " with dt 0.02, " << adaptive << " adaptive";
 }
 
 }  // namespace

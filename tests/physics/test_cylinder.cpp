@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace {
@@ -14,8 +15,7 @@ namespace {
 TEST(Cylinder, SchaferTurek2D1) {
   auto deck = eddy::testing::cylinder_channel_deck(256, 48);
   deck.time.end_time = 3;  // Cd is steady to 0.1 % from t = 2 on this grid
-  // A fixed step that divides the end time: the force estimate -sum du dV / dt assumes the step of the previous
-  // projection, so a shortened last step would distort the final value (tests/physics/validation.md).
+  // A fixed step (CFL about 0.47), so that the result does not depend on the adaptive step history.
   deck.time.adaptive = false;
   deck.time.dt = 0.0075;
   eddy::parallel::Context world;
@@ -27,10 +27,11 @@ TEST(Cylinder, SchaferTurek2D1) {
                 body.coefficient[0], body.coefficient[1]);
   }
   EXPECT_NEAR(body.coefficient[0], 5.58, 0.2);
-  // The lift of this slightly asymmetric layout is small (0.0104-0.0110); the direct forcing at 11.7 cells per
-  // diameter gets its sign but not its size (about 0.07, see tests/physics/validation.md), so only a bound is asserted.
-  EXPECT_GT(body.coefficient[1], 0.0);
-  EXPECT_LT(body.coefficient[1], 0.15);
+  // The lift of this slightly asymmetric layout is small (0.0104-0.0110). At 11.7 cells per diameter its error is set
+  // by where the surface falls between the faces: 0.102 here, but 0.070 and -0.126 with the cylinder moved by -h/4
+  // and +h/4, while a cylinder on the channel centre line gets 0 to 3e-10 (tests/physics/validation.md). Only that
+  // spread is asserted; 512 x 96 cells give 0.0021.
+  EXPECT_LT(std::abs(body.coefficient[1] - 0.0107), 0.14);
 }
 
 }  // namespace
