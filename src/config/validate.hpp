@@ -15,7 +15,4 @@ void validate(const Deck& deck, const SourceMap& where);
 /// Same, for a deck built in code (messages name the keys without lines).
 void validate(const Deck& deck);
 
-/// The field names that output.fields may list.
-const std::vector<std::string>& output_field_names();
-
 }  // namespace eddy::config
