@@ -66,7 +66,8 @@ def check_run(run_dir, dims):
                 check(low == stored.min() and high == stored.max(), f"{run_dir}: {scalar} range {(low, high)}")
             # temperature = s (2 + x - 3 y [+ z]): its range follows from the extreme cell centres.
             s = 1 + t
-            centres = [(origin[a] + 0.5 * spacing[a], origin[a] + ([nx, ny, nz][a] - 0.5) * spacing[a]) for a in range(3)]
+            centres = [(origin[a] + 0.5 * spacing[a], origin[a] + ([nx, ny, nz][a] - 0.5) * spacing[a])
+                       for a in range(3)]
             zc = centres[2] if dims == 3 else (0.0, 0.0)
             expected_range = (s * (2 + centres[0][0] - 3 * centres[1][1] + zc[0]),
                               s * (2 + centres[0][1] - 3 * centres[1][0] + zc[1]))
