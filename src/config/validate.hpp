@@ -4,9 +4,6 @@
 #include "config/deck.hpp"
 #include "config/source_map.hpp"
 
-#include <string>
-#include <vector>
-
 namespace eddy::config {
 
 /// Throws eddy::Error for the first out-of-range value or inconsistent combination; `where` locates the keys.
