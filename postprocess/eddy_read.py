@@ -42,7 +42,8 @@ def field_files(run_dir):
 
 def read_fields(path):
     """One field file as a dict: time, step, dimensions, cells (nx, ny, nz), origin, spacing, x, y, z (cell
-    centres) and every dataset as a numpy array indexed [k, j, i(, component)]."""
+    centres) and every dataset as a numpy array indexed [k, j, i(, component)], by name in arrays and (where the name
+    is none of the keys above) at the top level."""
     h5py = _h5py()
     if not os.path.isfile(path):
         raise EddyReadError(f"field file '{path}' does not exist")
@@ -54,12 +55,13 @@ def read_fields(path):
                     raise EddyReadError(f"'{path}' has no attribute '{key}': not an eddy field file")
                 out[key] = f.attrs[key]
             out["cells"] = [int(c) for c in out["cells"]]
-            for name in f.keys():
-                out[name] = f[name][...]
+            out["arrays"] = {name: f[name][...] for name in f.keys()}
     except OSError as error:
         raise EddyReadError(f"cannot read '{path}' as HDF5 (truncated or still being written?): {error}") from error
     for a, axis in enumerate("xyz"):
         out[axis] = out["origin"][a] + (np.arange(out["cells"][a]) + 0.5) * out["spacing"][a]
+    for name, data in out["arrays"].items():
+        out.setdefault(name, data)
     return out
 
 
@@ -122,7 +124,7 @@ if __name__ == "__main__":
     def main():
         for step, path in field_files(args.run_dir):
             fields = read_fields(path)
-            names = sorted(k for k in fields if isinstance(fields[k], np.ndarray) and fields[k].ndim >= 3)
+            names = sorted(fields["arrays"])
             print(f"step {step}: t = {fields['time']:.6g}, arrays {', '.join(names)}")
 
     run_main(main)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Plot a 2D snapshot (one z layer) of velocity magnitude and vorticity from a field file into a PNG."""
+"""Plot a 2D snapshot (one z layer) of cell arrays from a field file into a PNG: velocity magnitude and vorticity by
+default, or the arrays given with --array (a scalar such as temperature, pressure, ...)."""
 import argparse
 import os
 
@@ -24,27 +25,29 @@ def pick_file(source, step=None):
     return files[step]
 
 
-def plot_fields(source, output, step=None, layer=None):
-    """Writes velocity magnitude and vorticity of z layer `layer` (default: the middle) to `output`."""
+def plot_fields(source, output, step=None, layer=None, arrays=("velocity", "vorticity")):
+    """Writes one panel per cell array of z layer `layer` (default: the middle) to `output`; velocity is shown as
+    its magnitude, vorticity on a symmetric colour scale."""
     f = read_fields(pick_file(source, step))
-    for name in ("velocity", "vorticity"):
-        if name not in f:
-            raise EddyReadError(f"'{f['path']}' has no /{name}; add it to output.fields")
+    stored = list(f["arrays"])
+    for name in arrays:
+        if name not in stored:
+            raise EddyReadError(f"'{f['path']}' has no /{name} (arrays: {', '.join(stored)}); add it to output.fields")
     k = f["cells"][2] // 2 if layer is None else layer
     if not 0 <= k < f["cells"][2]:
         raise EddyReadError(f"layer {k} outside 0..{f['cells'][2] - 1}")
-    speed = np.linalg.norm(f["velocity"][k], axis=-1)
     extent = [f["origin"][0], f["origin"][0] + f["cells"][0] * f["spacing"][0],
               f["origin"][1], f["origin"][1] + f["cells"][1] * f["spacing"][1]]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-    for ax, data, title, cmap in ((axes[0], speed, "|u|", "viridis"),
-                                  (axes[1], f["vorticity"][k], "vorticity", "RdBu_r")):
-        if cmap == "RdBu_r":
+    fig, axes = plt.subplots(1, len(arrays), figsize=(5.5 * len(arrays), 4.5), squeeze=False)
+    for ax, name in zip(axes[0], arrays):
+        array = f["arrays"][name]
+        data = np.linalg.norm(array[k], axis=-1) if array.ndim == 4 else array[k]
+        if name == "vorticity":
             limit = float(np.max(np.abs(data))) or 1.0
-            image = ax.imshow(data, origin="lower", extent=extent, cmap=cmap, vmin=-limit, vmax=limit)
+            image = ax.imshow(data, origin="lower", extent=extent, cmap="RdBu_r", vmin=-limit, vmax=limit)
         else:
-            image = ax.imshow(data, origin="lower", extent=extent, cmap=cmap)
-        ax.set_title(f"{title}, t = {f['time']:.4g}")
+            image = ax.imshow(data, origin="lower", extent=extent, cmap="viridis")
+        ax.set_title(f"{'|u|' if name == 'velocity' else name}, t = {f['time']:.4g}")
         ax.set_xlabel("x")
         ax.set_ylabel("y")
         fig.colorbar(image, ax=ax, shrink=0.85)
@@ -59,10 +62,13 @@ def main():
     parser.add_argument("source", help="run folder (last output is used) or a fields_NNNNNN.h5 file")
     parser.add_argument("--step", type=int, help="step of the output to plot (default: the last)")
     parser.add_argument("--layer", type=int, help="z layer (cell index) for 3D runs (default: the middle)")
+    parser.add_argument("--array", action="append", help="cell array to plot, repeatable (default: velocity and "
+                        "vorticity); e.g. --array temperature")
     parser.add_argument("-o", "--output", help="PNG to write (default fields.png next to the data)")
     args = parser.parse_args()
     folder = args.source if os.path.isdir(args.source) else os.path.dirname(args.source)
-    print(plot_fields(args.source, args.output or os.path.join(folder, "fields.png"), args.step, args.layer))
+    print(plot_fields(args.source, args.output or os.path.join(folder, "fields.png"), args.step, args.layer,
+                      args.array or ("velocity", "vorticity")))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 #include "config/global_grid.hpp"
 #include "config/memory_estimate.hpp"
+#include "config/output_fields.hpp"
 #include "config/print.hpp"
 #include "deck_loading.hpp"
 #include "fields/field.hpp"
@@ -75,6 +76,10 @@ std::string report(const config::Deck& deck, int ranks) {
     if (ranks > listed && r == ranks - 1) out << "    ...\n";
     out << "    " << neighbour_line(grid::plan_decomposition(grid, ranks, r, deck.parallel.process_grid), dims) << "\n";
   }
+  const auto arrays = config::output_arrays(deck);
+  out << "field output (cell-centred datasets of each fields_NNNNNN.h5): ";
+  for (std::size_t n = 0; n < arrays.size(); ++n) out << (n ? ", " : "") << arrays[n];
+  out << (arrays.empty() ? "none" : "") << "\n";
   const int ghost = fields::LocalShape{}.ghost;
   out << "memory per rank (estimate, largest block, " << ghost << " ghost layer" << (ghost == 1 ? "" : "s")
       << "): " << mebibytes(config::estimate_bytes_per_rank(deck, largest, ghost)) << "\n";

@@ -110,7 +110,7 @@ struct OutputConfig {
   bool overwrite = false;               ///< allow reusing an existing run folder
   long long interval_steps = 0;         ///< field output every N steps (0 = off)
   double interval_time = 0;             ///< field output every T of simulated time (0 = off)
-  std::vector<std::string> fields{"velocity", "pressure", "vorticity"};
+  std::vector<std::string> fields{"velocity", "pressure", "vorticity", "scalars"};  ///< see config/output_fields.hpp
   long long checkpoint_interval_steps = 0;  ///< 0 = only at the end and on signals
   int keep_checkpoints = 3;
   long long log_interval = 10;  ///< print a diagnostics line every N steps

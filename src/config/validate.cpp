@@ -1,6 +1,7 @@
 #include "config/validate.hpp"
 
 #include "config/names.hpp"
+#include "config/output_fields.hpp"
 #include "config/print.hpp"
 #include "config/suggest.hpp"
 #include "config/validate_physics.hpp"
@@ -142,7 +143,7 @@ class DeckChecker {
     require_value(output.interval_steps >= 0, "output.interval_steps", std::to_string(output.interval_steps),
                   "an integer >= 0 (0 = off)");
     require_real(output.interval_time >= 0, "output.interval_time", output.interval_time, ">= 0 (0 = off)");
-    const auto& known = output_field_names();
+    const auto known = allowed_output_fields(deck_);
     for (std::size_t n = 0; n < output.fields.size(); ++n) {
       const auto& field = output.fields[n];
       const std::string path = "output.fields[" + std::to_string(n) + "]";
@@ -179,11 +180,6 @@ class DeckChecker {
 };
 
 }  // namespace
-
-const std::vector<std::string>& output_field_names() {
-  static const std::vector<std::string> names{"velocity", "pressure", "vorticity", "divergence"};
-  return names;
-}
 
 void validate(const Deck& deck, const SourceMap& where) {
   DeckChecker(deck, where).check_all();

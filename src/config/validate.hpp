@@ -4,9 +4,6 @@
 #include "config/deck.hpp"
 #include "config/source_map.hpp"
 
-#include <string>
-#include <vector>
-
 namespace eddy::config {
 
 /// Throws eddy::Error for the first out-of-range value or inconsistent combination; `where` locates the keys.
@@ -14,8 +11,5 @@ void validate(const Deck& deck, const SourceMap& where);
 
 /// Same, for a deck built in code (messages name the keys without lines).
 void validate(const Deck& deck);
-
-/// The field names that output.fields may list.
-const std::vector<std::string>& output_field_names();
 
 }  // namespace eddy::config

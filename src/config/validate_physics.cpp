@@ -1,7 +1,9 @@
 #include "config/validate_physics.hpp"
 
 #include "config/names_physics.hpp"
+#include "config/output_fields.hpp"
 #include "config/print.hpp"
+#include "config/suggest.hpp"
 #include "core/error.hpp"
 
 #include <algorithm>
@@ -39,6 +41,11 @@ class PhysicsChecker {
     const auto& scalar = deck_.scalars[n];
     const std::string path = "scalars[" + std::to_string(n) + "]";
     require_name(scalar.name, path + ".name");
+    const auto& flow = flow_output_fields();
+    if (scalar.name == all_scalars_entry || std::find(flow.begin(), flow.end(), scalar.name) != flow.end()) {
+      fail(path + ".name", "got '" + scalar.name + "'; allowed: any name but " + join_words(flow) + " and " +
+                               all_scalars_entry + " (field files name their datasets after the scalars)");
+    }
     for (std::size_t m = 0; m < n; ++m) {
       if (deck_.scalars[m].name == scalar.name) fail(path + ".name", "'" + scalar.name + "' is listed twice");
     }

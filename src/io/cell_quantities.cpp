@@ -14,6 +14,16 @@ CellQuantities allocate_cell_quantities(const fields::LocalShape& shape) {
   return out;
 }
 
+void copy_owned_cells(const Field& field, int ghost, const Kokkos::View<Real***, Kokkos::LayoutLeft, MemSpace>& out) {
+  const auto in = field;
+  const auto cells = out;
+  const int g = ghost;
+  const fields::LocalShape shape{{int(out.extent(0)), int(out.extent(1)), int(out.extent(2))}, ghost};
+  Kokkos::parallel_for(
+      "io::owned_cells", grid::owned_cells(shape),
+      KOKKOS_LAMBDA(int i, int j, int k) { cells(i - g, j - g, k - g) = in(i, j, k); });
+}
+
 void compute_cell_quantities(const fields::FlowState& state, const grid::GlobalGrid& grid, CellQuantities& out) {
   const auto u = state.u, v = state.v, w = state.w, p = state.p;
   const auto velocity = out.velocity;

@@ -1,6 +1,7 @@
 #pragma once
 // Cell-centred quantities for visualisation, computed on the device from the staggered state: velocity interpolated
-// from the faces, pressure, vorticity and the Q-criterion from the cell-centred velocity gradient (second order).
+// from the faces, pressure, vorticity and the Q-criterion from the cell-centred velocity gradient (second order), and
+// the owned cells of any cell-centred field (a transported scalar).
 #include "fields/field.hpp"
 #include "grid/grid.hpp"
 
@@ -16,6 +17,9 @@ struct CellQuantities {
 
 /// Allocates the arrays for the owned cells of `shape`.
 CellQuantities allocate_cell_quantities(const fields::LocalShape& shape);
+
+/// Copies the owned cells of the cell-centred `field` (ghost width `ghost`) into `out` (nx, ny, nz).
+void copy_owned_cells(const Field& field, int ghost, const Kokkos::View<Real***, Kokkos::LayoutLeft, MemSpace>& out);
 
 /// Fills `out` from `state`, whose ghost layers (one is enough) the caller has filled (halo and boundary conditions).
 void compute_cell_quantities(const fields::FlowState& state, const grid::GlobalGrid& grid, CellQuantities& out);

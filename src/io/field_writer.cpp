@@ -1,5 +1,7 @@
 #include "io/field_writer.hpp"
 
+#include "config/output_fields.hpp"
+#include "config/suggest.hpp"
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
 #include "io/block_layout.hpp"
@@ -12,10 +14,11 @@
 
 namespace eddy::io {
 
-const std::vector<std::string>& known_output_fields() {
-  static const std::vector<std::string> names{"velocity", "pressure", "vorticity", "q_criterion"};
-  return names;
-}
+namespace {
+
+int components_of(const std::string& array) { return array == "velocity" ? 3 : 1; }
+
+}  // namespace
 
 std::string FieldWriter::file_name(long long step) {
   char name[48];
@@ -26,19 +29,19 @@ std::string FieldWriter::file_name(long long step) {
 FieldWriter::FieldWriter(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                          parallel::Context& context, const std::filesystem::path& run_dir, long long restart_step)
     : decomp_(decomp), context_(&context), run_dir_(run_dir), mode_(default_write_mode()) {
-  const auto& known = known_output_fields();
-  auto wants = [&](const std::string& name) {
-    return std::find(deck.output.fields.begin(), deck.output.fields.end(), name) != deck.output.fields.end();
-  };
+  const auto allowed = config::allowed_output_fields(deck);
   for (const auto& name : deck.output.fields) {
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      throw Error("output.fields: unknown field '" + name +
-                  "'; known fields: velocity, pressure, vorticity, q_criterion");
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      throw Error("output.fields: got '" + name + "'; allowed: " + config::join_words(allowed));
     }
   }
-  for (const auto& name : known) {
-    const bool implied = name == "q_criterion" && decomp.global.dim == 3 && wants("vorticity");
-    if (wants(name) || implied) arrays_.push_back({name, name == "velocity" ? 3 : 1});
+  const auto& flow = config::flow_output_fields();
+  for (const auto& name : config::output_arrays(deck)) {
+    arrays_.push_back({name, components_of(name)});
+    if (std::find(flow.begin(), flow.end(), name) != flow.end()) continue;
+    scalar_names_.push_back(name);
+    scalar_cells_.emplace_back("io::" + name + "_cells", shape.cells[0], shape.cells[1], shape.cells[2]);
+    scalar_host_.push_back(Kokkos::create_mirror_view(scalar_cells_.back()));
   }
   const auto& g = decomp.global;
   xdmf_grid_ = {g.cells, g.origin, {g.spacing(0), g.spacing(1), g.spacing(2)}};
@@ -47,10 +50,10 @@ FieldWriter::FieldWriter(const config::Deck& deck, const grid::Decomposition& de
   pressure_host_ = Kokkos::create_mirror_view(cells_.pressure);
   vorticity_host_ = Kokkos::create_mirror_view(cells_.vorticity);
   q_criterion_host_ = Kokkos::create_mirror_view(cells_.q_criterion);
-  if (restart_step >= 0) run_on_rank0(context.comm(), [&] { index_existing_outputs(restart_step); });
+  if (restart_step >= 0) run_on_rank0(context.comm(), [&] { index_existing_outputs(restart_step, allowed); });
 }
 
-void FieldWriter::index_existing_outputs(long long restart_step) {
+void FieldWriter::index_existing_outputs(long long restart_step, const std::vector<std::string>& candidates) {
   const std::regex pattern(R"(fields_(\d+)\.h5)");
   for (const auto& entry : std::filesystem::directory_iterator(run_dir_)) {
     const std::string name = entry.path().filename().string();
@@ -59,21 +62,34 @@ void FieldWriter::index_existing_outputs(long long restart_step) {
     H5Reader file(entry.path());
     XdmfStep step{file.read_integer("step"), file.read_double("time"), name, {}};
     if (step.step > restart_step) continue;
-    for (const auto& array : known_output_fields()) {
-      if (file.has_dataset(array)) step.arrays.push_back({array, array == "velocity" ? 3 : 1});
+    for (const auto& array : candidates) {
+      if (file.has_dataset(array)) step.arrays.push_back({array, components_of(array)});
     }
     steps_.push_back(step);
   }
   std::sort(steps_.begin(), steps_.end(), [](const XdmfStep& a, const XdmfStep& b) { return a.step < b.step; });
 }
 
-std::filesystem::path FieldWriter::write(const fields::FlowState& state, double time, long long step) {
+void FieldWriter::stage_scalars(const std::vector<fields::NamedField>& scalars, int ghost) {
+  for (std::size_t n = 0; n < scalar_names_.size(); ++n) {
+    const auto& name = scalar_names_[n];
+    const auto found =
+        std::find_if(scalars.begin(), scalars.end(), [&](const fields::NamedField& s) { return s.name == name; });
+    if (found == scalars.end()) throw Error("field output: the run has no scalar field '" + name + "' to write");
+    copy_owned_cells(found->field, ghost, scalar_cells_[n]);
+    Kokkos::deep_copy(scalar_host_[n], scalar_cells_[n]);
+  }
+}
+
+std::filesystem::path FieldWriter::write(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars,
+                                         double time, long long step) {
   ProfileRegion region("io::field_output");
   compute_cell_quantities(state, decomp_.global, cells_);
   Kokkos::deep_copy(velocity_host_, cells_.velocity);
   Kokkos::deep_copy(pressure_host_, cells_.pressure);
   Kokkos::deep_copy(vorticity_host_, cells_.vorticity);
   Kokkos::deep_copy(q_criterion_host_, cells_.q_criterion);
+  stage_scalars(scalars, state.shape.ghost);
 
   const BlockLayout layout = block_layout(decomp_);
   const auto& dims = layout.global_dims;
@@ -91,8 +107,11 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, double 
       d.data = pressure_host_.data();
     } else if (array.name == "vorticity") {
       d.data = vorticity_host_.data();
-    } else {
+    } else if (array.name == "q_criterion") {
       d.data = q_criterion_host_.data();
+    } else {
+      const auto n = std::find(scalar_names_.begin(), scalar_names_.end(), array.name) - scalar_names_.begin();
+      d.data = scalar_host_[n].data();
     }
     datasets.push_back(std::move(d));
   }

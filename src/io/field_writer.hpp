@@ -1,6 +1,7 @@
 #pragma once
 // Field output for ParaView: per output step one HDF5 file `fields_NNNNNN.h5` with cell-centred global datasets
 //   /velocity (nz, ny, nx, 3), /pressure, /vorticity (2D: w_z; 3D: |curl u|), /q_criterion (nz, ny, nx)
+//   and one (nz, ny, nx) dataset per transported scalar, named after it (/temperature, /dye)
 // and file attributes time, step, dimensions, cells, origin, spacing (the last three in x, y, z order);
 // plus `fields.xmf`, rewritten atomically after each output so a running simulation is always viewable.
 #include "config/deck.hpp"
@@ -17,18 +18,17 @@
 
 namespace eddy::io {
 
-/// The dataset names output.fields may list.
-const std::vector<std::string>& known_output_fields();
-
 class FieldWriter {
  public:
-  /// Output of output.fields (in 3D "vorticity" also writes q_criterion) into `run_dir`. A restart passes the step
+  /// Output of the arrays output.fields selects (config::output_arrays) into `run_dir`. A restart passes the step
   /// of its checkpoint: earlier field files already in `run_dir` stay listed in fields.xmf, later ones are dropped.
   FieldWriter(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
               parallel::Context& context, const std::filesystem::path& run_dir, long long restart_step = -1);
 
-  /// Writes the state (ghosts filled by the caller) as step `step` at `time`; collective; returns the file path.
-  std::filesystem::path write(const fields::FlowState& state, double time, long long step);
+  /// Writes the state (ghosts filled by the caller) and the selected `scalars` (owned cells) as step `step` at
+  /// `time`; collective; returns the file path.
+  std::filesystem::path write(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars,
+                              double time, long long step);
 
   /// Names of the datasets each output holds.
   const std::vector<XdmfArray>& arrays() const { return arrays_; }
@@ -36,7 +36,8 @@ class FieldWriter {
   static std::string file_name(long long step);
 
  private:
-  void index_existing_outputs(long long restart_step);
+  void index_existing_outputs(long long restart_step, const std::vector<std::string>& candidates);
+  void stage_scalars(const std::vector<fields::NamedField>& scalars, int ghost);
 
   grid::Decomposition decomp_;
   parallel::Context* context_;
@@ -48,6 +49,9 @@ class FieldWriter {
   CellQuantities cells_;
   Kokkos::View<Real****, Kokkos::LayoutLeft, Kokkos::HostSpace> velocity_host_;
   Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace> pressure_host_, vorticity_host_, q_criterion_host_;
+  std::vector<std::string> scalar_names_;  ///< the scalars written, in file order
+  std::vector<Kokkos::View<Real***, Kokkos::LayoutLeft, MemSpace>> scalar_cells_;
+  std::vector<Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace>> scalar_host_;
 };
 
 }  // namespace eddy::io

@@ -37,8 +37,8 @@ void RunOutputs::after_step(const fields::FlowState& state, const StepRecord& r)
 }
 
 void RunOutputs::write_fields(const fields::FlowState& state, double time, long long step) {
-  if (step == last_fields_step_ || output_.fields.empty()) return;
-  fields_.write(state, time, step);
+  if (step == last_fields_step_ || fields_.arrays().empty()) return;
+  fields_.write(state, scalars_, time, step);
   last_fields_step_ = step;
 }
 

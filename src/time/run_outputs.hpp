@@ -28,7 +28,7 @@ class RunOutputs {
  public:
   /// Prepares output.directory (an existing one with results is refused unless output.overwrite, or reused when
   /// restarting), writes deck.yaml, and opens field output, checkpoints and telemetry. `scalars` are the run's live
-  /// scalar fields, which every checkpoint of after_step holds beside the flow.
+  /// scalar fields, which every checkpoint holds beside the flow and field output writes where output.fields asks.
   RunOutputs(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
              parallel::Context& context, const std::optional<RestartPoint>& restart,
              std::vector<fields::NamedField> scalars);
@@ -37,7 +37,7 @@ class RunOutputs {
   void after_step(const fields::FlowState& state, const StepRecord& record);
   /// Appends the step's row to telemetry.csv.
   void record(const StepRecord& record) { telemetry_.record(record); }
-  /// Writes the fields (ghosts valid) unless this step's are already written.
+  /// Writes the fields (ghosts valid) and the selected scalars unless this step's are written or none are selected.
   void write_fields(const fields::FlowState& state, double time, long long step);
   /// Writes a checkpoint of `state` and `scalars` unless this step's is already written; `dt` is the step that
   /// reached this state.

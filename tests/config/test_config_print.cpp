@@ -26,7 +26,7 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
       "pressure: {solver: mg_cg, rtol: 0, atol: 1e-9, max_iterations: 7, smoother: chebyshev, cycle: w,"
       " pre_smooth: 0, post_smooth: 3, check_every: 2}\n"
       "output: {directory: 'runs/with space/\"quoted\" \\\\ dir', overwrite: true, interval_steps: 5,"
-      " interval_time: 0, fields: [divergence, velocity], checkpoint_interval_steps: 100, keep_checkpoints: 1,"
+      " interval_time: 0, fields: [q_criterion, velocity], checkpoint_interval_steps: 100, keep_checkpoints: 1,"
       " log_interval: 1}\n"
       "parallel: {process_grid: [2, 0, 1], halo_backend: nccl, reduction_backend: mpi, overlap: false}\n";
   const Deck deck = load_text(yaml, "t");

@@ -33,7 +33,8 @@ def check_run(run_dir, dims):
             cells = [int(c) for c in f.attrs["cells"]]
             origin, spacing = f.attrs["origin"], f.attrs["spacing"]
             nx, ny, nz = cells
-            expected_sets = {"velocity", "pressure", "vorticity"} | ({"q_criterion"} if three_d else set())
+            expected_sets = {"velocity", "pressure", "vorticity", "temperature", "dye"} | (
+                {"q_criterion"} if three_d else set())
             check(set(f.keys()) == expected_sets, f"{name}: datasets {sorted(f.keys())}")
             check(f["velocity"].shape == (nz, ny, nx, 3), f"{name}: velocity shape {f['velocity'].shape}")
             check(f["pressure"].shape == (nz, ny, nx), f"{name}: pressure shape")
@@ -48,6 +49,20 @@ def check_run(run_dir, dims):
                 err = np.max(np.abs(f["velocity"][..., c] - exact))
                 check(err < 1e-12, f"{name}: velocity component {c} error {err}")
             check(np.max(np.abs(f["pressure"][...] - s * x * y)) < 1e-12, f"{name}: pressure")
+            # The scalars: one global cell-centred dataset each, named after the scalar, no ghost (NaN) values.
+            scalars = {"temperature": s * (2 + x - 3 * y + (z if three_d else 0)), "dye": s * x * x}
+            for scalar, exact in scalars.items():
+                data = f[scalar]
+                check(data.shape == (nz, ny, nx), f"{name}: {scalar} shape {data.shape}")
+                check(data.dtype == np.float64, f"{name}: {scalar} type {data.dtype}")
+                check(np.all(np.isfinite(data[...])), f"{name}: {scalar} holds non-finite values")
+                check(np.max(np.abs(data[...] - exact)) < 1e-12, f"{name}: {scalar} against the analytic field")
+            # A few cells by hand (k, j, i), at both ends of the x and y ranges (so on different ranks).
+            for k, j, i in [(0, 0, 0), (nz - 1, ny - 1, nx - 1), (nz // 2, 1, nx - 2), (0, ny - 2, 3)]:
+                cx, cy, cz = [origin[a] + ((i, j, k)[a] + 0.5) * spacing[a] for a in range(3)]
+                t_cell = s * (2 + cx - 3 * cy + (cz if three_d else 0))
+                check(abs(f["temperature"][k, j, i] - t_cell) < 1e-12, f"{name}: temperature at cell {(i, j, k)}")
+                check(abs(f["dye"][k, j, i] - s * cx * cx) < 1e-12, f"{name}: dye at cell {(i, j, k)}")
             g = s * G[:n, :n]
             omega = np.array([g[2, 1] - g[1, 2], g[0, 2] - g[2, 0], 0]) if three_d else np.zeros(3)
             omega[2] = g[1, 0] - g[0, 1]
@@ -56,6 +71,16 @@ def check_run(run_dir, dims):
             if three_d:
                 q = -0.5 * np.sum(g * g.T)
                 check(np.max(np.abs(f["q_criterion"][...] - q)) < 1e-10, f"{name}: q_criterion")
+        attributes = {a.get("Name"): a for a in grid.findall("Attribute")}
+        check(set(attributes) == expected_sets, f"{run_dir}: XDMF attributes {sorted(attributes)}")
+        for scalar in ("temperature", "dye"):
+            a = attributes.get(scalar)
+            if a is None:
+                continue
+            item = a.find("DataItem")
+            check(a.get("Center") == "Cell" and a.get("AttributeType") == "Scalar", f"{run_dir}: XDMF {scalar} kind")
+            check(item.get("Dimensions").split() == [str(nz), str(ny), str(nx)], f"{run_dir}: XDMF {scalar} dims")
+            check(item.text.strip() == "fields_%06d.h5:/%s" % (step, scalar), f"{run_dir}: XDMF {scalar} {item.text}")
         topo = grid.find("Topology").get("Dimensions").split()
         check(topo == [str(nz + 1), str(ny + 1), str(nx + 1)], f"{run_dir}: XDMF topology {topo}")
         geometry = [[float(v) for v in d.text.split()] for d in grid.find("Geometry").findall("DataItem")]

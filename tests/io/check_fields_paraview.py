@@ -23,7 +23,7 @@ def check_run(run_dir, dims):
     times = list(reader.TimestepValues)
     check(np.allclose(times, [0.0, 0.1, 0.2]), f"{run_dir}: ParaView time values {times}")
     names = set(reader.CellData.keys())
-    expected = {"velocity", "pressure", "vorticity"} | ({"q_criterion"} if dims == 3 else set())
+    expected = {"velocity", "pressure", "vorticity", "temperature", "dye"} | ({"q_criterion"} if dims == 3 else set())
     check(names == expected, f"{run_dir}: ParaView cell arrays {sorted(names)}")
     for step, t in zip((0, 10, 20), (0.0, 0.1, 0.2)):
         UpdatePipeline(time=t, proxy=reader)
@@ -51,6 +51,30 @@ def check_run(run_dir, dims):
             x = origin[0] + 3.5 * spacing[0]
             y = origin[1] + 2.5 * spacing[1]
             check(abs(pressure[3 + nx * 2] - (1 + t) * x * y) < 1e-12, f"{run_dir}: pressure at cell (3, 2, 0)")
+            # The scalars are cell data (not point data) with the values and range of the HDF5 datasets.
+            check(data.GetPointData().GetArray("temperature") is None, f"{run_dir}: temperature read as point data")
+            for scalar in ("temperature", "dye"):
+                array = data.GetCellData().GetArray(scalar)
+                check(array is not None, f"{run_dir}: no cell array {scalar} at t={t}")
+                if array is None:
+                    continue
+                values = vtk_to_numpy(array)
+                stored = f[scalar][...].reshape(-1)
+                check(array.GetNumberOfComponents() == 1, f"{run_dir}: {scalar} components")
+                check(np.array_equal(values, stored), f"{run_dir}: {scalar} values t={t}")
+                low, high = array.GetRange()
+                check(low == stored.min() and high == stored.max(), f"{run_dir}: {scalar} range {(low, high)}")
+            # temperature = s (2 + x - 3 y [+ z]): its range follows from the extreme cell centres.
+            s = 1 + t
+            centres = [(origin[a] + 0.5 * spacing[a], origin[a] + ([nx, ny, nz][a] - 0.5) * spacing[a])
+                       for a in range(3)]
+            zc = centres[2] if dims == 3 else (0.0, 0.0)
+            expected_range = (s * (2 + centres[0][0] - 3 * centres[1][1] + zc[0]),
+                              s * (2 + centres[0][1] - 3 * centres[1][0] + zc[1]))
+            temperature = data.GetCellData().GetArray("temperature")
+            if temperature is not None:
+                check(np.allclose(temperature.GetRange(), expected_range, rtol=0, atol=1e-12),
+                      f"{run_dir}: temperature range {temperature.GetRange()}, expected {expected_range}")
 
 
 def main():

@@ -55,7 +55,17 @@ def main():
                 code, out = run(script, run_dir, "-o", png)
                 check(code == 0 and os.path.isfile(png) and is_png(png), f"{script} {tag}: {out}")
             code, out = run("eddy_read.py", run_dir)
-            check(code == 0 and "step 20: t = 0.2" in out, f"eddy_read.py {tag}: {out}")
+            check(code == 0 and "step 20: t = 0.2" in out and "temperature" in out, f"eddy_read.py {tag}: {out}")
+            # Colour by a transported scalar: one panel per --array.
+            png = os.path.join(tmp, f"temperature_{tag}.png")
+            code, out = run("plot_fields.py", run_dir, "--array", "temperature", "--array", "dye", "-o", png)
+            check(code == 0 and os.path.isfile(png) and is_png(png), f"plot_fields.py --array temperature {tag}: {out}")
+            if code == 0:
+                width = int.from_bytes(open(png, "rb").read()[16:20], "big")
+                check(width == 1100, f"plot_fields.py two arrays: image width {width}, expected 2 panels (1100)")
+            code, out = run("plot_fields.py", run_dir, "--array", "salinity")
+            check(code == 1 and "has no /salinity" in out and "temperature" in out and "Traceback" not in out,
+                  f"plot_fields.py unknown array {tag}: {out}")
 
         reference = os.path.join(tmp, "reference.csv")
         write_reference(reference)

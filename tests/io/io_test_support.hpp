@@ -67,6 +67,28 @@ void fill_state(fields::FlowState& state, const grid::Decomposition& decomp, Fun
   }
 }
 
+/// Fills the owned cells of the cell-centred `field` with `value(x, y, z)` at the cell centres; ghosts are NaN.
+template <typename Function>
+void fill_cells(const Field& field, const grid::Decomposition& decomp, const fields::LocalShape& shape,
+                Function value) {
+  const auto& grid = decomp.global;
+  const int g = shape.ghost;
+  auto host = Kokkos::create_mirror_view(field);
+  Kokkos::deep_copy(host, std::nan(""));
+  for (int k = g; k < g + shape.cells[2]; ++k) {
+    for (int j = g; j < g + shape.cells[1]; ++j) {
+      for (int i = g; i < g + shape.cells[0]; ++i) {
+        const int index[3] = {i, j, k};
+        Real centre[3];
+        for (int a = 0; a < 3; ++a)
+          centre[a] = grid.origin[a] + (decomp.offset[a] + index[a] - g + 0.5) * grid.spacing(a);
+        host(i, j, k) = value(centre[0], centre[1], centre[2]);
+      }
+    }
+  }
+  Kokkos::deep_copy(field, host);
+}
+
 /// A value that differs at every global cell and quantity and is exactly representable (for bit-exact checks).
 inline Real cell_signature(int quantity, Int3 global_cell) {
   return quantity * 1.0e6 + global_cell[0] + 1.0e3 * global_cell[1] + 0.25 * global_cell[2] + 0.125;

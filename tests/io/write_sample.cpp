@@ -1,7 +1,8 @@
 // Writes small runs with known analytic fields for the Python, ParaView and postprocess checks (ctest fixture
 // io_sample): EDDY_IO_SAMPLE_DIR/sample2d (collective HDF5 where available) and sample3d (token passing).
 // Velocity (s = 1 + t): u = s (1 + 2x + 3y + z/2), v = s (-1 + x/4 - 2y + z), w = s (1/2 - x + 3y/4) (3D; 0 in 2D);
-// pressure p = s x y. Steps 0, 10, 20 at t = 0, 0.1, 0.2.
+// pressure p = s x y; scalars temperature = s (2 + x - 3 y + z) and dye = s x^2 (cell centres; ghosts NaN).
+// Steps 0, 10, 20 at t = 0, 0.1, 0.2.
 #include "io/checkpoint.hpp"
 #include "io/field_writer.hpp"
 #include "io/run_directory.hpp"
@@ -23,12 +24,17 @@ void write_sample(const std::filesystem::path& dir, int dimensions, io::WriteMod
   auto deck = dimensions == 3 ? io_test::make_deck(3, {8, 6, 4}, {1.0, 1.5, 2.0}, {0.5, -1.0, 0.25})
                               : io_test::make_deck(2, {16, 12, 1}, {2.0, 1.5, 0.125}, {-1.0, 0.5, 0.0});
   deck.output.directory = dir.string();
+  deck.scalars = {config::ScalarConfig{}, config::ScalarConfig{}};
+  deck.scalars[0].name = "temperature";
+  deck.scalars[1].name = "dye";
   deck.output.overwrite = true;
   io::run_on_rank0(MPI_COMM_WORLD, [&] { std::filesystem::remove_all(dir); });
   const auto run_dir = io::prepare_run_directory(deck.output, context, false, "name: sample\n");
   const auto decomp = grid::decompose(io_test::grid_of(deck), MPI_COMM_WORLD);
   const auto shape = fields::local_shape(decomp, 1);
   auto state = fields::FlowState::allocate(shape);
+  const std::vector<fields::NamedField> scalars{{"temperature", fields::make_field("temperature", shape)},
+                                                {"dye", fields::make_field("dye", shape)}};
   io::FieldWriter writer(deck, decomp, shape, context, run_dir);
   io::Telemetry telemetry(run_dir, context);
   const bool three_d = dimensions == 3;
@@ -62,9 +68,12 @@ void write_sample(const std::filesystem::path& dir, int dimensions, io::WriteMod
           return s * x * y;
       }
     });
-    writer.write(state, t, step);
+    io_test::fill_cells(scalars[0].field, decomp, shape,
+                        [&](double x, double y, double z) { return s * (2 + x - 3 * y + (three_d ? z : 0.0)); });
+    io_test::fill_cells(scalars[1].field, decomp, shape, [&](double x, double, double) { return s * x * x; });
+    writer.write(state, scalars, t, step);
   }
-  io::Checkpointer(deck, decomp, shape, context, run_dir, "name: sample\n").write(state, 0.2, 20, 0.01);
+  io::Checkpointer(deck, decomp, shape, context, run_dir, "name: sample\n").write(state, 0.2, 20, 0.01, scalars);
   telemetry.write_summary(io::JsonObject().set("case", "sample").set("steps", 20).set("final_time", 0.2));
 }
 

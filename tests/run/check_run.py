@@ -233,8 +233,47 @@ def check_postprocess(work):
     print("postprocess outputs:", sorted(p.name for p in run.iterdir()), flush=True)
 
 
+def check_scalar_output(work):
+    """A small heated cavity writes temperature into every field file: the initial linear profile exactly, the same
+    values as the checkpoint of the same step, listed in fields.xmf also after a restart, plotted by plot_fields.py."""
+    import h5py
+    import numpy as np
+    import xml.etree.ElementTree as ET
+    run = work / "heated"
+    deck = str(HERE.parent.parent / "inputs" / "heated_cavity2d_ra1e4.yaml")
+    args = [deck, "--set", f"output.directory={run}", "--set", "domain.cells=[16,16]", "--set",
+            "output.interval_steps=10", "--set", "output.log_interval=10"]
+    result = eddy(args + ["--set", "time.max_steps=20"], ranks=2)
+    check(result.returncode == 0, f"heated run exit {result.returncode}")
+    show(result)
+    restarted = eddy(args + ["--set", "time.max_steps=30", "--restart", "latest"], ranks=2)
+    check(restarted.returncode == 0, f"heated restart exit {restarted.returncode}")
+    with h5py.File(run / "fields_000000.h5", "r") as f:
+        temperature = f["temperature"][...]
+        x = f.attrs["origin"][0] + (np.arange(16) + 0.5) * f.attrs["spacing"][0]
+        check(temperature.shape == (1, 16, 16), f"temperature shape {temperature.shape}")
+        # initial: {type: linear, axis: x, low: 1, high: 0} on the unit cavity
+        error = np.max(np.abs(temperature - (1 - x)[None, None, :]))
+        check(error < 1e-12, f"initial temperature differs from 1 - x by {error}")
+    with h5py.File(run / "fields_000030.h5", "r") as f, \
+            h5py.File(run / "checkpoints" / "checkpoint_000030.h5", "r") as c:
+        check(np.array_equal(f["temperature"][...], c["scalar_temperature"][...]),
+              "field output temperature differs from the checkpoint's at step 30")
+        t = f["temperature"][...]
+        check(np.all(np.isfinite(t)) and t.min() > -0.01 and t.max() < 1.01, f"temperature range {t.min()} {t.max()}")
+    grids = ET.parse(run / "fields.xmf").getroot().findall("./Domain/Grid/Grid")
+    check(len(grids) == 4, f"XDMF steps {len(grids)} (expected 0, 10, 20, 30)")
+    for grid in grids:
+        cells = [a for a in grid.findall("Attribute") if a.get("Name") == "temperature" and a.get("Center") == "Cell"]
+        check(len(cells) == 1, f"XDMF step {grid.get('Name')} lists no cell array temperature")
+    png = run / "temperature.png"
+    done = subprocess.run([sys.executable, str(POSTPROCESS / "plot_fields.py"), str(run), "--array", "temperature",
+                           "-o", str(png)], capture_output=True, text=True)
+    check(done.returncode == 0 and png.is_file(), f"plot_fields.py --array temperature: {done.stderr[-500:]}")
+
+
 CHECKS = {"outputs": check_outputs, "signal": check_signal, "diverged": check_diverged, "truncated": check_truncated,
-          "postprocess": check_postprocess}
+          "postprocess": check_postprocess, "scalars": check_scalar_output}
 
 
 def main():
