@@ -3,15 +3,18 @@
 namespace eddy::config {
 
 // Fields counted, each of (n + 2 * ghost) points per axis (z too: 2D fields have ghosts in z), 8 bytes per Real:
-//   flow state               u, v, w, p                                                    4 fields
-//   time integration         one stored tendency per velocity component (RK3 low storage)  3 fields
+//   flow state               u, v, w, p, and the last good copy kept for a divergence      8 fields
+//   time integration         this stage's and the previous stage's tendency per component  6 fields
+//   scalars                  value, two tendencies and the last good copy                   4 per scalar
+//   bodies                   the pressure of the last stage (incremental projection)       1 field
 //   Poisson solver           multigrid: rhs and residual on the fine level, plus correction, rhs and residual
-//                            on the coarse levels, which together hold 1/(2^d - 1) of the fine points (1/7 in 3D)
+//                            on the coarse levels, which together hold 1/(2^d - 1) of the fine points (1/7 in 3D);
+//                            Jacobi or Chebyshev smoothing add a residual (and Chebyshev its step) on every level
 //                            mg_cg: the multigrid above plus CG's direction, operator image and preconditioned
 //                            residual (3); cg: rhs, residual, direction, operator image (4); jacobi: rhs and the
 //                            previous iterate (2)
 //   halo buffers             send and receive, both sides of every axis, for the 4 state fields
-// Not counted: output staging on the host, reduction scratch, and Kokkos' own small allocations.
+// Not counted: output staging, reduction scratch, and Kokkos' own small allocations.
 std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, int ghost_layers) {
   const double bytes_per_real = sizeof(Real);
   double extent[3];
@@ -20,7 +23,11 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
 
   const int dims = deck.domain.dimensions;
   const double coarse_fraction = 1.0 / ((1 << dims) - 1);
-  const double multigrid_fields = 2.0 + 3.0 * coarse_fraction;
+  const double levels = 1.0 + coarse_fraction;
+  double smoother_fields = 0;
+  if (deck.pressure.smoother == SmootherType::jacobi) smoother_fields = levels;
+  if (deck.pressure.smoother == SmootherType::chebyshev) smoother_fields = 2 * levels;
+  const double multigrid_fields = 2.0 + 3.0 * coarse_fraction + smoother_fields;
   double poisson_fields = 0;
   switch (deck.pressure.solver) {
     case PoissonSolverType::multigrid:
@@ -36,14 +43,16 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
       poisson_fields = 2.0;
       break;
   }
-  const double state_fields = 4.0, time_fields = 3.0;
+  const double state_fields = 4.0, last_good_fields = 4.0, time_fields = 6.0;
+  const double physics_fields = 4.0 * static_cast<double>(deck.scalars.size()) + (deck.bodies.empty() ? 0.0 : 1.0);
 
   double halo_points = 0;
   for (int a = 0; a < 3; ++a) {
     const double face_points = points / extent[a] * ghost_layers;
     halo_points += 2.0 /* send, receive */ * 2.0 /* sides */ * state_fields * face_points;
   }
-  const double total = (points * (state_fields + time_fields + poisson_fields) + halo_points) * bytes_per_real;
+  const double fields = state_fields + last_good_fields + time_fields + physics_fields + poisson_fields;
+  const double total = (points * fields + halo_points) * bytes_per_real;
   return static_cast<std::size_t>(total);
 }
 

@@ -93,12 +93,14 @@ TEST(RunControl, WallClockLimit) {
   parallel::Context context(MPI_COMM_WORLD);
   const auto dir = io_test::scratch_folder(MPI_COMM_WORLD, "wall");
   config::TimeConfig limits;
-  limits.wall_time_limit = 0.05;
+  limits.wall_time_limit = 0.1;
   time::RunControl control(limits, dir, context);
   const long long step =
       run_until_stop(control, 1000, [](long long) { std::this_thread::sleep_for(std::chrono::milliseconds(10)); });
-  EXPECT_GE(step, 5);
-  EXPECT_LT(step, 20);
+  // Steps of at least 10 ms: the limit is reached by step 10 at the latest (11 with the check's granularity); on a
+  // loaded machine with oversubscribed ranks steps take longer, so only "more than one step" bounds it from below.
+  EXPECT_GE(step, 2);
+  EXPECT_LE(step, 11);
   EXPECT_EQ(control.reason(), time::StopReason::wall_time);
 }
 
