@@ -77,8 +77,8 @@ def main():
 
 def _rerun_on_virtual_display():
     """Run this script again on a private Xvfb display and return its exit status. The display number is drawn at
-    random from a wide range and given to Xvfb explicitly: Xvfb then takes the display's lock before it opens any
-    socket, so concurrent renders never disturb each other's server (Xvfb's own -displayfd search does)."""
+    random from a wide range and given to Xvfb explicitly, so concurrent renders do not probe each other's servers;
+    -noreset keeps the server up between pvbatch's X connections (a reset in between aborted the render)."""
     log = tempfile.TemporaryFile()
     for _ in range(5):
         number = random.randrange(100, 30000)
