@@ -15,16 +15,27 @@ eddy::config::Deck layer(double ra) {
   return deck;
 }
 
-TEST(RayleighBenard, BelowOnsetTheLayerConductsWithNusseltOne) {
-  auto deck = layer(1000);
-  deck.time.end_time = 30;
+// The layer at `rayleigh` run to `end_time`: kinetic energy after 20 steps and at the end, and the last step.
+struct LayerRun {
+  double early_energy, final_energy;
+  eddy::StepRecord last;
+};
+
+LayerRun run_layer(double rayleigh, double end_time) {
+  auto deck = layer(rayleigh);
+  deck.time.end_time = end_time;
   eddy::parallel::Context world;
   eddy::time::Simulation sim(deck, world, {"", true});
   sim.advance(20);
   const double early_energy = sim.kinetic_energy();
   while (!sim.finished()) sim.advance(1);
-  const auto& last = sim.history().back();
-  EXPECT_LT(sim.kinetic_energy(), 0.1 * early_energy);
+  return {early_energy, sim.kinetic_energy(), sim.history().back()};
+}
+
+TEST(RayleighBenard, BelowOnsetTheLayerConductsWithNusseltOne) {
+  const auto run = run_layer(1000, 30);
+  const auto& last = run.last;
+  EXPECT_LT(run.final_energy, 0.1 * run.early_energy);
   EXPECT_NEAR(eddy::testing::extra_value(last, "temperature_nusselt_y_low"), 1.0, 1e-3);
   EXPECT_NEAR(eddy::testing::extra_value(last, "temperature_nusselt_y_high"), 1.0, 1e-3);
   EXPECT_NEAR(eddy::testing::extra_value(last, "temperature_mean"), 0.5, 1e-3);
@@ -33,15 +44,9 @@ TEST(RayleighBenard, BelowOnsetTheLayerConductsWithNusseltOne) {
 }
 
 TEST(RayleighBenard, AboveOnsetConvectionGrowsAndCarriesHeat) {
-  auto deck = layer(5000);
-  deck.time.end_time = 40;
-  eddy::parallel::Context world;
-  eddy::time::Simulation sim(deck, world, {"", true});
-  sim.advance(20);
-  const double early_energy = sim.kinetic_energy();
-  while (!sim.finished()) sim.advance(1);
-  EXPECT_GT(sim.kinetic_energy(), 100 * early_energy);
-  EXPECT_GT(eddy::testing::extra_value(sim.history().back(), "temperature_nusselt_y_low"), 1.5);
+  const auto run = run_layer(5000, 40);
+  EXPECT_GT(run.final_energy, 100 * run.early_energy);
+  EXPECT_GT(eddy::testing::extra_value(run.last, "temperature_nusselt_y_low"), 1.5);
 }
 
 }  // namespace
