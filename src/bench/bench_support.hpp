@@ -13,7 +13,8 @@
 
 namespace eddy::bench {
 
-/// Parses `--name value` pairs of integers; throws eddy::Error on a name not in `defaults` or a malformed value.
+/// Parses `--name value` pairs of integers (a default of 0 marks a 0/1 switch); throws eddy::Error on a name not in
+/// `defaults` or a malformed value.
 inline std::map<std::string, long long> int_options(const std::vector<std::string>& args,
                                                     std::map<std::string, long long> defaults,
                                                     const std::string& benchmark) {
@@ -30,8 +31,11 @@ inline std::map<std::string, long long> int_options(const std::vector<std::strin
     } catch (const std::exception&) {
       used = 0;
     }
-    require(used == args[i + 1].size() && value >= 1,
-            "eddy bench " + benchmark + ": " + args[i] + " needs a positive integer, got '" + args[i + 1] + "'");
+    // Options whose default is 0 are switches (0 or 1); the others are counts or sizes (at least 1).
+    const bool flag = found->second == 0;
+    require(used == args[i + 1].size() && (flag ? value == 0 || value == 1 : value >= 1),
+            "eddy bench " + benchmark + ": " + args[i] + (flag ? " is a switch: 0 or 1" : " needs a positive integer") +
+                ", got '" + args[i + 1] + "'");
     found->second = value;
   }
   return defaults;

@@ -1,26 +1,75 @@
-// `eddy bench halo`: one exchange of F fields on an N^3 block per rank, periodic in every axis so each rank has all
-// 26 neighbours (itself along unsplit axes). Reports the median exchange time of the slowest rank, the bytes written
-// into ghosts, and a device copy of the same bytes measured in the same run as the local floor.
+// `eddy bench halo`: one exchange of F fields on an N^3 block per rank with every transport this build has (MPI;
+// on GPUs also NCCL and direct peer writes), periodic in every axis so each rank has all 26 neighbours (itself along
+// unsplit axes), or with `--open 1` no wrap at all, so two ranks exchange exactly one face. Reports the median
+// exchange time of the slowest rank, the bytes sent to other ranks per second, and two floors measured in the same
+// run: a device copy of all ghost bytes, and on GPU builds with two GPUs visible a copy-engine peer copy of the bytes
+// one rank sends.
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
+#include "config/names.hpp"
 #include "grid/index_ranges.hpp"
 #include "parallel/describe.hpp"
 #include "parallel/halo_exchange.hpp"
 
 #include <cstdio>
 
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
 namespace eddy::bench {
+namespace {
+
+// Seconds for a copy-engine copy of `bytes` from this rank's GPU to the next visible GPU (median of `reps`), or a
+// negative value where there is no second GPU or no peer access.
+double peer_copy_seconds(long long bytes, int reps) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  int devices = 0, can = 0;
+  const int here = ExecSpace().cuda_device();
+  if (bytes <= 0 || cudaGetDeviceCount(&devices) != cudaSuccess || devices < 2) return -1;
+  const int there = (here + 1) % devices;
+  if (cudaDeviceCanAccessPeer(&can, here, there) != cudaSuccess || !can) return -1;
+  void *from = nullptr, *to = nullptr;
+  cudaStream_t stream = nullptr;
+  std::vector<double> seconds;
+  bool ok = cudaSetDevice(there) == cudaSuccess && cudaMalloc(&to, bytes) == cudaSuccess;
+  ok = cudaSetDevice(here) == cudaSuccess && ok && cudaMalloc(&from, bytes) == cudaSuccess &&
+       cudaStreamCreate(&stream) == cudaSuccess;
+  for (int r = -3; ok && r < reps; ++r) {
+    Kokkos::Timer timer;
+    ok = cudaMemcpyPeerAsync(to, there, from, here, bytes, stream) == cudaSuccess &&
+         cudaStreamSynchronize(stream) == cudaSuccess;
+    if (r >= 0) seconds.push_back(timer.seconds());
+  }
+  if (stream) (void)cudaStreamDestroy(stream);
+  (void)cudaFree(from);
+  (void)cudaSetDevice(there);
+  (void)cudaFree(to);
+  (void)cudaSetDevice(here);
+  if (!ok || seconds.empty()) return -1;
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+#else
+  (void)bytes;
+  (void)reps;
+  return -1;
+#endif
+}
+
+}  // namespace
 
 int run_halo_bench(const std::vector<std::string>& args, parallel::Context& context) {
-  const auto opt = int_options(args, {{"--n", 128}, {"--fields", 4}, {"--width", 1}, {"--reps", 50}}, "halo");
+  const auto opt =
+      int_options(args, {{"--n", 128}, {"--fields", 4}, {"--width", 1}, {"--reps", 50}, {"--open", 0}}, "halo");
   const int n = static_cast<int>(opt.at("--n")), width = static_cast<int>(opt.at("--width"));
   const int field_count = static_cast<int>(opt.at("--fields")), reps = static_cast<int>(opt.at("--reps"));
+  const bool open = opt.at("--open") == 1;
   require(field_count <= parallel::HaloExchange::max_fields,
           "eddy bench halo: at most " + std::to_string(parallel::HaloExchange::max_fields) + " fields");
 
   grid::GlobalGrid grid;
   grid.dim = 3;
-  grid.periodic = {true, true, true};
+  grid.periodic = {!open, !open, !open};
   grid.cells = {1 << 20, 1 << 20, 1 << 20};  // any split allowed while choosing the process grid
   const Int3 dims = grid::choose_process_dims(grid, context.size());
   for (int a = 0; a < 3; ++a) grid.cells[a] = n * dims[a];
@@ -36,26 +85,48 @@ int run_halo_bench(const std::vector<std::string>& args, parallel::Context& cont
         "bench::fill_field", grid::all_points(shape),
         KOKKOS_LAMBDA(int i, int j, int k) { field(i, j, k) = base + 1e-3 * i + 1e-5 * j + 1e-7 * k; });
   }
-  parallel::HaloExchange halo(context, decomp, shape, fields, width);
-  const auto exchange_times = time_reps(reps, 3, context.comm(), [&] { halo.exchange(); });
-  const double exchange = median_of_slowest(exchange_times, context.comm());
 
-  const long long ghost_bytes = halo.ghost_bytes_per_exchange();
+  std::vector<config::CommBackend> backends{config::CommBackend::mpi};
+  if (parallel::Context::nccl_available()) {
+    backends.push_back(config::CommBackend::nccl);
+    if (context.size() > 1) backends.push_back(config::CommBackend::peer);
+  }
+  struct Row {
+    std::string name;
+    double seconds;
+  };
+  std::vector<Row> rows;
+  long long ghost_bytes = 0, remote_bytes = 0;
+  for (const auto backend : backends) {
+    parallel::HaloExchange halo(context, decomp, shape, fields, width, backend);
+    const auto times = time_reps(reps, 3, context.comm(), [&] { halo.exchange(); });
+    rows.push_back({"exchange, " + halo.backend_name(), median_of_slowest(times, context.comm())});
+    ghost_bytes = halo.ghost_bytes_per_exchange();
+    remote_bytes = halo.bytes_per_exchange();
+  }
+
   Buffer from("bench::copy_from", ghost_bytes / sizeof(Real)), to("bench::copy_to", ghost_bytes / sizeof(Real));
   const auto copy_times = time_reps(reps, 3, context.comm(), [&] { Kokkos::deep_copy(ExecSpace(), to, from); });
   const double copy = median_of_slowest(copy_times, context.comm());
+  const double peer_copy = context.rank() == 0 ? peer_copy_seconds(remote_bytes, reps) : -1;
 
   if (context.rank() == 0) {
-    std::printf("halo exchange: %s\n", parallel::describe(context, decomp, halo.backend_name(), "-").c_str());
-    std::printf("  %d^3 cells per rank, %d fields, width %d, %d reps (median of the slowest rank, fenced)\n", n,
-                field_count, width, reps);
-    std::printf("  ghost bytes per exchange per rank: %lld (to other ranks: %lld)\n", ghost_bytes,
-                halo.bytes_per_exchange());
-    std::printf("  %-34s %12s %10s\n", "what", "median [us]", "ghost GB/s");
-    std::printf("  %-34s %12.1f %10.2f\n", "exchange (pack, send, unpack)", exchange * 1e6,
-                ghost_bytes / exchange / 1e9);
-    std::printf("  %-34s %12.1f %10.2f\n", "device copy of the ghost bytes", copy * 1e6, ghost_bytes / copy / 1e9);
-    std::printf("  exchange / copy: %.1f\n", exchange / copy);
+    std::printf("halo exchange: %s\n", parallel::describe(context, decomp, "(each below)", "-").c_str());
+    std::printf("  %d^3 cells per rank, %d fields, width %d, %s, %d reps (median of the slowest rank, fenced)\n", n,
+                field_count, width, open ? "no periodic wrap" : "periodic in every axis", reps);
+    std::printf("  bytes per exchange per rank: %lld into ghosts, %lld of them sent to other ranks\n", ghost_bytes,
+                remote_bytes);
+    std::printf("  %-40s %12s %12s %12s\n", "what", "median [us]", "ghost GB/s", "sent GB/s");
+    for (const auto& row : rows) {
+      std::printf("  %-40s %12.1f %12.2f %12.2f\n", row.name.c_str(), row.seconds * 1e6,
+                  ghost_bytes / row.seconds / 1e9, remote_bytes / row.seconds / 1e9);
+    }
+    std::printf("  %-40s %12.1f %12.2f %12s\n", "floor: device copy of the ghost bytes", copy * 1e6,
+                ghost_bytes / copy / 1e9, "-");
+    if (peer_copy > 0) {
+      std::printf("  %-40s %12.1f %12s %12.2f\n", "floor: peer copy of the sent bytes", peer_copy * 1e6, "-",
+                  remote_bytes / peer_copy / 1e9);
+    }
   }
   parallel::check_mpi(MPI_Comm_free(&decomp.comm), "MPI_Comm_free(bench)");
   return 0;

@@ -43,6 +43,44 @@ void residual_z_march(Field r, Field x, Field b, const solver::PoissonLevel& lev
       KOKKOS_LAMBDA(int i, int j, int k) { r(i, j, k) = b(i, j, k) - solver::laplacian_at(x, i, j, k, w); });
 }
 
+/// The residual reading x and b through const random-access views (the read-only data cache on GPUs).
+void residual_read_only(Field r, Field x_field, Field b_field, const solver::PoissonLevel& level) {
+  using ReadOnly =
+      Kokkos::View<const Real***, Kokkos::LayoutLeft, MemSpace, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
+  const ReadOnly x = x_field, b = b_field;
+  const auto w = level.weights();
+  Kokkos::parallel_for(
+      "bench::residual_read_only", grid::owned_cells(level.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+        const Real neighbours = w.x * (x(i - 1, j, k) + x(i + 1, j, k)) + w.y * (x(i, j - 1, k) + x(i, j + 1, k)) +
+                                w.z * (x(i, j, k - 1) + x(i, j, k + 1));
+        r(i, j, k) = b(i, j, k) - (neighbours + w.diagonal() * x(i, j, k));
+      });
+}
+
+/// The residual over the flat allocation: one thread per point of the span from the first to the last owned cell,
+/// ghosts skipped, neighbours at flat offsets (+-1, +-sy, +-sz), as a code generator for flat tensors would do it.
+void residual_flat(Field r_field, Field x_field, Field b_field, const solver::PoissonLevel& level) {
+  const auto w = level.weights();
+  const int g = level.shape.ghost, nx = level.shape.cells[0], ny = level.shape.cells[1];
+  const int sy = static_cast<int>(x_field.stride(1)), sz = static_cast<int>(x_field.stride(2));
+  const long long first = g + static_cast<long long>(sy) * g + static_cast<long long>(sz) * g;
+  const long long last = first + (nx - 1) + static_cast<long long>(sy) * (ny - 1) +
+                         static_cast<long long>(sz) * (level.shape.cells[2] - 1);
+  const Real* __restrict__ x = x_field.data();
+  const Real* __restrict__ b = b_field.data();
+  Real* __restrict__ r = r_field.data();
+  Kokkos::parallel_for(
+      "bench::residual_flat", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(first, last + 1),
+      KOKKOS_LAMBDA(long long p) {
+        const long long plane = p % sz;
+        const int j = static_cast<int>(plane / sy), i = static_cast<int>(plane % sy);
+        if (i < g || i >= g + nx || j < g || j >= g + ny) return;
+        const Real neighbours =
+            w.x * (x[p - 1] + x[p + 1]) + w.y * (x[p - sy] + x[p + sy]) + w.z * (x[p - sz] + x[p + sz]);
+        r[p] = b[p] - (neighbours + w.diagonal() * x[p]);
+      });
+}
+
 /// Largest |a - b| over two fields.
 Real max_difference(Field a, Field b) {
   Real diff = 0;
@@ -99,6 +137,14 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   solver::residual(r, x, b, level);
   residual_z_march(r_march, x, b, level, 16);
   require(max_difference(r, r_march) == 0, "bench stencil: the z-marching residual differs from the tiled one");
+  residual_read_only(r_march, x, b, level);
+  require(max_difference(r, r_march) < 1e-9 * n * n,
+          "bench stencil: the read-only residual differs from the tiled one");
+  rows.push_back(
+      {"residual, read-only views", 24, time_kernel([&] { residual_read_only(r_march, x, b, level); }, reps, reducer)});
+  residual_flat(r_march, x, b, level);
+  require(max_difference(r, r_march) < 1e-9 * n * n, "bench stencil: the flat residual differs from the tiled one");
+  rows.push_back({"residual, flat span", 24, time_kernel([&] { residual_flat(r_march, x, b, level); }, reps, reducer)});
   for (const int chunk : {4, 16, 64}) {
     static const char* names[] = {"residual, z-march 4", "residual, z-march 16", "residual, z-march 64"};
     rows.push_back({names[chunk == 4    ? 0

@@ -118,7 +118,7 @@ struct OutputConfig {
   bool operator==(const OutputConfig&) const = default;
 };
 
-enum class CommBackend { automatic, mpi, nccl };
+enum class CommBackend { automatic, mpi, nccl, peer };
 
 struct ParallelConfig {
   std::array<int, 3> process_grid{0, 0, 0};  ///< ranks per axis; 0 = chosen automatically

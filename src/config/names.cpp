@@ -76,8 +76,10 @@ const std::vector<std::pair<CycleType, std::string_view>>& enum_names<CycleType>
 
 template <>
 const std::vector<std::pair<CommBackend, std::string_view>>& enum_names<CommBackend>() {
-  static const std::vector<std::pair<CommBackend, std::string_view>> table{
-      {CommBackend::automatic, "auto"}, {CommBackend::mpi, "mpi"}, {CommBackend::nccl, "nccl"}};
+  static const std::vector<std::pair<CommBackend, std::string_view>> table{{CommBackend::automatic, "auto"},
+                                                                           {CommBackend::mpi, "mpi"},
+                                                                           {CommBackend::nccl, "nccl"},
+                                                                           {CommBackend::peer, "peer"}};
   return table;
 }
 

@@ -198,6 +198,9 @@ class DeckReader : public YamlReader {
       parallel.halo_backend = read_enum<CommBackend>(node["halo_backend"], "parallel.halo_backend");
     if (node["reduction_backend"]) {
       parallel.reduction_backend = read_enum<CommBackend>(node["reduction_backend"], "parallel.reduction_backend");
+      if (parallel.reduction_backend == CommBackend::peer) {
+        fail("parallel.reduction_backend", "'peer' moves halo data only; allowed here: auto, mpi, nccl");
+      }
     }
     if (node["overlap"]) parallel.overlap = read_bool(node["overlap"], "parallel.overlap");
   }

@@ -10,6 +10,13 @@ using Real = double;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 
+/// Every eddy kernel launches with its captures as kernel arguments (up to 4 KiB). Without this hint, Kokkos's CUDA
+/// backend copies captures of 512 bytes or more to constant memory and first waits on the host for the previous such
+/// kernel to finish: one host synchronisation per launch of a large kernel (halo packing, multi-field updates).
+using LightWeight = Kokkos::Experimental::WorkItemProperty::HintLightWeight_t;
+/// A 1D index range over ExecSpace with 32-bit indices, launched light-weight.
+using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>;
+
 /// A 3D field stored with its ghost layers, x fastest (index (i, j, k) with ghosts offset by the ghost width).
 using Field = Kokkos::View<Real***, Kokkos::LayoutLeft, MemSpace>;
 /// A flat device buffer (halo packing, reductions).

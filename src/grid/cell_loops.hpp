@@ -7,7 +7,7 @@
 namespace eddy::grid {
 
 using Policy2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                                      Kokkos::IndexType<int>>;
+                                      Kokkos::IndexType<int>, LightWeight>;
 
 /// Runs body(i, j, k) over the box [lo, hi), each thread taking `chunk` consecutive k for one (i, j).
 template <class Body>

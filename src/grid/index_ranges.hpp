@@ -8,7 +8,7 @@
 namespace eddy::grid {
 
 using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                                      Kokkos::IndexType<int>>;
+                                      Kokkos::IndexType<int>, LightWeight>;
 
 /// Tile for 3D stencil sweeps over x-fastest data: long in x for coalesced loads, short in y and z. The environment
 /// variable EDDY_STENCIL_TILE="tx,ty,tz" overrides it (for tuning on new hardware with `eddy bench stencil`).

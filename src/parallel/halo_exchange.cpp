@@ -21,14 +21,16 @@ constexpr int row_chunk = 1;
 constexpr int row_chunk = 1 << 30;
 #endif
 
-// The segments as one kernel sees them. In the buffers, segment s covers [start[s], start[s + 1]), laid out
-// [field][point], points x fastest over the box that starts at lo[3 s ..] with extents dims[3 s ..]. The kernels run
+// The segments as one kernel sees them. Segment s is read from or written to the buffer at base[s] (this rank's send
+// or receive buffer, or the neighbour's receive buffer), laid out [field][point], points x fastest over the box that
+// starts at lo[3 s ..] with extents dims[3 s ..]. The kernels run
 // over work items: segment s owns items [item_start[s], item_start[s + 1]), one per chunk of a row of one field.
 // Index arithmetic is 32-bit (a rank's ghost shell stays far below 2^31 points) and the wrap onto an unsplit
 // periodic axis is a conditional shift.
 struct SegmentTable {
   int count = 0;
-  Kokkos::Array<int, max_segments + 1> start, item_start;
+  Kokkos::Array<int, max_segments + 1> item_start;
+  Kokkos::Array<Real*, max_segments> base;
   Kokkos::Array<int, max_segments> points, chunks;  // points of one field; chunks per row
   Kokkos::Array<int, 3 * max_segments> lo, dims;
   Kokkos::Array<bool, max_segments> local;  // copied inside the field instead of packed into the buffer
@@ -55,7 +57,7 @@ KOKKOS_INLINE_FUNCTION int wrap_to_owned(int i, int ghost, int n) {
 struct RowChunk {
   int segment, field, x_begin, x_end;
   int y, z;    // view indices of the row (before wrap)
-  int buffer;  // buffer index of the point at x_begin
+  int buffer;  // index of the point at x_begin from the segment's base
 };
 
 KOKKOS_INLINE_FUNCTION RowChunk decode(const SegmentTable& table, int idx) {
@@ -77,14 +79,15 @@ KOKKOS_INLINE_FUNCTION RowChunk decode(const SegmentTable& table, int idx) {
   r.x_end = table.lo[3 * s] + (x1 < dims[0] ? x1 : dims[0]);
   r.y = table.lo[3 * s + 1] + y;
   r.z = table.lo[3 * s + 2] + z;
-  r.buffer = table.start[s] + r.field * table.points[s] + (z * dims[1] + y) * dims[0] + x0;
+  r.buffer = r.field * table.points[s] + (z * dims[1] + y) * dims[0] + x0;
   return r;
 }
 
-SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int fields, bool send_side) {
+SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int fields, bool send_side,
+                        const std::vector<Real*>& base) {
   SegmentTable t{};
   t.count = count;
-  t.start[0] = t.item_start[0] = 0;
+  t.item_start[0] = 0;
   for (int s = 0; s < count; ++s) {
     const auto& seg = segments[s];
     const Int3& lo = send_side && !seg.local ? seg.send_lo : seg.recv_lo;
@@ -93,24 +96,24 @@ SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int
       t.dims[3 * s + a] = seg.dims[a];
     }
     t.local[s] = seg.local;
+    t.base[s] = seg.local ? nullptr : base[s];
     t.points[s] = static_cast<int>(seg.points());
     const int chunk = std::min(seg.dims[0], row_chunk);
     t.chunks[s] = (seg.dims[0] + chunk - 1) / chunk;
-    t.start[s + 1] = t.start[s] + t.points[s] * fields;
     t.item_start[s + 1] = t.item_start[s] + t.chunks[s] * seg.dims[1] * seg.dims[2] * fields;
   }
   for (int s = count; s < max_segments; ++s) t.points[s] = t.chunks[s] = 1;
-  for (int s = count + 1; s <= max_segments; ++s) t.start[s] = t.start[count], t.item_start[s] = t.item_start[count];
+  for (int s = count + 1; s <= max_segments; ++s) t.item_start[s] = t.item_start[count];
   return t;
 }
 
-// One kernel for all fields and segments: remote segments are packed into `send` (same flat layout), local ones are
-// copied from the owned cells they mirror straight into the ghosts.
-void pack(const FieldAccess f, const SegmentTable table, Buffer send) {
+// One kernel for all fields and segments: remote segments are packed at their base (a send buffer, or the
+// neighbour's receive buffer), local ones are copied from the owned cells they mirror straight into the ghosts.
+void pack(const FieldAccess f, const SegmentTable table) {
   const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      "halo::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, total), KOKKOS_LAMBDA(int idx) {
+      "halo::pack", Range(0, total), KOKKOS_LAMBDA(int idx) {
         const RowChunk r = decode(table, idx);
         Real* data = f.data[r.field];
         const int row_source =
@@ -121,22 +124,23 @@ void pack(const FieldAccess f, const SegmentTable table, Buffer send) {
             data[x + row_target] = data[wrap_to_owned(x, f.ghost, f.cells[0]) + row_source];
           }
         } else {
-          for (int x = r.x_begin; x < r.x_end; ++x) {
-            send(r.buffer + x - r.x_begin) = data[wrap_to_owned(x, f.ghost, f.cells[0]) + row_source];
-          }
+          Real* target = table.base[r.segment] + r.buffer - r.x_begin;
+          for (int x = r.x_begin; x < r.x_end; ++x)
+            target[x] = data[wrap_to_owned(x, f.ghost, f.cells[0]) + row_source];
         }
       });
 }
 
-// One kernel for all fields and remote segments: ghosts filled from `recv`.
-void unpack(const FieldAccess f, const SegmentTable table, Buffer recv) {
+// One kernel for all fields and remote segments: ghosts filled from the receive buffer at each segment's base.
+void unpack(const FieldAccess f, const SegmentTable table) {
   const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      "halo::unpack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, total), KOKKOS_LAMBDA(int idx) {
+      "halo::unpack", Range(0, total), KOKKOS_LAMBDA(int idx) {
         const RowChunk r = decode(table, idx);
         Real* data = f.data[r.field] + f.stride_y * r.y + f.stride_z * r.z;
-        for (int x = r.x_begin; x < r.x_end; ++x) data[x] = recv(r.buffer + x - r.x_begin);
+        const Real* source = table.base[r.segment] + r.buffer - r.x_begin;
+        for (int x = r.x_begin; x < r.x_end; ++x) data[x] = source[x];
       });
 }
 
@@ -193,8 +197,8 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
   segments_ = plan_halo(decomp_, shape_, width_);
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
   comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();
-  use_nccl_ = resolve_nccl(backend, "parallel.halo_backend");
-  if (use_nccl_) {
+  transport_ = choose_transport(backend);
+  if (transport_ == Transport::nccl) {
     context_->nccl_comm();
     queue_ = std::make_shared<DeviceQueue>();
   }
@@ -203,14 +207,52 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
     offset_.push_back(size);
     size += segments_[s].points() * static_cast<long long>(fields_.size());
   }
+  if (transport_ == Transport::peer) {
+    // The pack writes straight into the neighbours' receive buffers: no send buffer.
+    links_ = std::make_shared<PeerLinks>(comm_, segments_, remote_count_, offset_, size);
+    recv_ = Buffer(links_->receive_buffer(), size);
+    return;
+  }
   send_ = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halo::send"), size);
   recv_ = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "halo::recv"), size);
-  if (!use_nccl_) {
+  if (transport_ == Transport::mpi) {
     send_host_ = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, send_);
     recv_host_ = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, recv_);
     staged_ = send_host_.data() != send_.data();
   }
   requests_.resize(2 * remote_count_, MPI_REQUEST_NULL);
+}
+
+HaloExchange::Transport HaloExchange::choose_transport(config::CommBackend requested) const {
+  const char* key = "parallel.halo_backend";
+  if (requested == config::CommBackend::peer) {
+    const std::string why = PeerLinks::unavailable_reason(comm_, segments_, remote_count_);
+    if (!why.empty()) {
+      throw Error(std::string(key) + ": 'peer' needs every neighbour on this node with a GPU in reach, but " + why +
+                  "; allowed here: auto, mpi" + (Context::nccl_available() ? ", nccl" : ""));
+    }
+    return Transport::peer;
+  }
+  if (!resolve_nccl(requested, key)) return Transport::mpi;
+  int ranks = 1;
+  MPI_Comm_size(comm_, &ranks);
+  const bool automatic = requested == config::CommBackend::automatic;
+  if (automatic && ranks > 1 && PeerLinks::unavailable_reason(comm_, segments_, remote_count_).empty()) {
+    return Transport::peer;
+  }
+  return Transport::nccl;
+}
+
+std::string HaloExchange::backend_name() const {
+  switch (transport_) {
+    case Transport::nccl:
+      return "nccl";
+    case Transport::peer:
+      return "peer";
+    case Transport::mpi:
+      break;
+  }
+  return "mpi";
 }
 
 long long HaloExchange::bytes_per_exchange() const {
@@ -233,14 +275,24 @@ void HaloExchange::exchange() {
 void HaloExchange::begin() {
   ProfileRegion region("halo::begin");
   require(!in_flight_, "halo exchange: begin() called twice without finish()");
+  const bool peer = transport_ == Transport::peer && remote_count_ > 0;
+  if (peer) links_->wait_until_consumed();
+  std::vector<Real*> base(segments_.size(), nullptr);
+  for (int s = 0; s < remote_count_; ++s) base[s] = peer ? links_->target(s) : send_.data() + offset_[s];
   const int count = static_cast<int>(fields_.size());
-  pack(field_access(fields_, shape_), make_table(segments_, static_cast<int>(segments_.size()), count, true), send_);
+  pack(field_access(fields_, shape_), make_table(segments_, static_cast<int>(segments_.size()), count, true, base));
   in_flight_ = true;
   if (remote_count_ == 0) return;
-  if (use_nccl_) {
-    transfer_begin_nccl();
-  } else {
-    transfer_begin_mpi();
+  switch (transport_) {
+    case Transport::nccl:
+      transfer_begin_nccl();
+      break;
+    case Transport::peer:
+      links_->announce_sent();
+      break;
+    case Transport::mpi:
+      transfer_begin_mpi();
+      break;
   }
 }
 
@@ -249,13 +301,22 @@ void HaloExchange::finish() {
   require(in_flight_, "halo exchange: finish() called without begin()");
   in_flight_ = false;
   if (remote_count_ == 0) return;
-  if (use_nccl_) {
-    transfer_finish_nccl();
-  } else {
-    transfer_finish_mpi();
+  switch (transport_) {
+    case Transport::nccl:
+      transfer_finish_nccl();
+      break;
+    case Transport::peer:
+      links_->wait_until_sent();
+      break;
+    case Transport::mpi:
+      transfer_finish_mpi();
+      break;
   }
-  unpack(field_access(fields_, shape_), make_table(segments_, remote_count_, static_cast<int>(fields_.size()), false),
-         recv_);
+  std::vector<Real*> base(remote_count_);
+  for (int s = 0; s < remote_count_; ++s) base[s] = recv_.data() + offset_[s];
+  unpack(field_access(fields_, shape_),
+         make_table(segments_, remote_count_, static_cast<int>(fields_.size()), false, base));
+  if (transport_ == Transport::peer) links_->announce_consumed();
 }
 
 void HaloExchange::transfer_begin_mpi() {

@@ -1,7 +1,9 @@
 #pragma once
 // Ghost-layer exchange between neighbouring ranks for a fixed set of fields, in one round of messages to every face,
 // edge and corner neighbour (26 in 3D, 8 in 2D), periodic wrap included. begin() packs all fields with one kernel and
-// posts every message; finish() waits and unpacks with one kernel. Between the two, kernels may update cells that
+// posts every message; finish() waits and unpacks with one kernel. Transports: MPI (CPUs), NCCL send/receive (GPUs),
+// and on GPUs of one node direct writes into the neighbour's receive buffer (parallel/peer_links.hpp), chosen
+// automatically where every neighbour is in reach. Between the two, kernels may update cells that
 // read no ghost filled by another rank (grid/overlap_ranges.hpp names them).
 //
 // Ghosts beyond a physical boundary, including edges and corners that lie outside the global domain, are left as
@@ -10,6 +12,7 @@
 #include "fields/field.hpp"
 #include "parallel/context.hpp"
 #include "parallel/halo_plan.hpp"
+#include "parallel/peer_links.hpp"
 
 #include <memory>
 #include <string>
@@ -38,13 +41,16 @@ class HaloExchange {
   long long ghost_bytes_per_exchange() const;
   /// Ghost layers filled per side.
   int width() const { return width_; }
-  /// "nccl" or "mpi".
-  std::string backend_name() const { return use_nccl_ ? "nccl" : "mpi"; }
+  /// "mpi", "nccl" or "peer".
+  std::string backend_name() const;
   /// True when exchange() waits on the host for the device and the neighbours (MPI messages to other ranks).
-  bool blocks_host() const { return !use_nccl_ && remote_count_ > 0; }
+  bool blocks_host() const { return transport_ == Transport::mpi && remote_count_ > 0; }
 
  private:
+  enum class Transport { mpi, nccl, peer };
   struct DeviceQueue;  // the CUDA stream and events of the NCCL transfers (GPU builds)
+
+  Transport choose_transport(config::CommBackend requested) const;
 
   void transfer_begin_mpi();
   void transfer_finish_mpi();
@@ -56,7 +62,7 @@ class HaloExchange {
   fields::LocalShape shape_;
   std::vector<Field> fields_;
   int width_;
-  bool use_nccl_ = false;
+  Transport transport_ = Transport::mpi;
   bool in_flight_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::vector<HaloSegment> segments_;  // remote first, then local
@@ -67,6 +73,7 @@ class HaloExchange {
   bool staged_ = false;  // MPI with device memory the host cannot reach: copy through the host
   std::vector<MPI_Request> requests_;
   std::shared_ptr<DeviceQueue> queue_;
+  std::shared_ptr<PeerLinks> links_;
 };
 
 }  // namespace eddy::parallel

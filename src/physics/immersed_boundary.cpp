@@ -102,13 +102,13 @@ void ImmersedBoundary::apply(const fields::FlowState& state, Real step_dt) {
   const int n = static_cast<int>(points.extent(0));
   // Targets first, from the predicted field, so that no face reads a neighbour another thread already forced.
   Kokkos::parallel_for(
-      "physics::ib_targets", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(int p) {
+      "physics::ib_targets", Range(0, n), KOKKOS_LAMBDA(int p) {
         const ForcingPoint& q = points(p);
         const Field f = q.component == 0 ? u : (q.component == 1 ? v : w);
         targets(p) = q.weight * f(q.outer[0], q.outer[1], q.outer[2]);
       });
   Kokkos::parallel_for(
-      "physics::ib_forcing", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(int p) {
+      "physics::ib_forcing", Range(0, n), KOKKOS_LAMBDA(int p) {
         const ForcingPoint& q = points(p);
         const Field f = q.component == 0 ? u : (q.component == 1 ? v : w);
         Real& value = f(q.index[0], q.index[1], q.index[2]);

@@ -29,8 +29,7 @@ void apply_pressure_ghosts(Field phi, const fields::LocalShape& shape, const gri
   if (total == 0) return;
   const int g = shape.ghost;
   Kokkos::parallel_for(
-      "poisson::pressure_ghosts", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, total),
-      KOKKOS_LAMBDA(int idx) {
+      "poisson::pressure_ghosts", Range(0, total), KOKKOS_LAMBDA(int idx) {
         const int axis = idx < start[1] ? 0 : (idx < start[2] ? 1 : 2);
         const int b = (axis + 1) % 3, c = (axis + 2) % 3;
         int q = idx - start[axis];

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
+#include "grid/index_ranges.hpp"
 #include "operators/advection.hpp"
 #include "operators/diffusion.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -40,9 +41,7 @@ std::vector<Field> velocity_fields(const fields::FlowState& state, int dimension
 
 // target += addend over the whole view, ghosts included.
 void add_field(const Field& target, const Field& addend) {
-  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left>>;
-  const Policy policy({0, 0, 0}, {static_cast<long>(target.extent(0)), static_cast<long>(target.extent(1)),
-                                  static_cast<long>(target.extent(2))});
+  const auto policy = grid::box({0, 0, 0}, {int(target.extent(0)), int(target.extent(1)), int(target.extent(2))});
   Kokkos::parallel_for(
       "time::add_pressure", policy, KOKKOS_LAMBDA(int i, int j, int k) { target(i, j, k) += addend(i, j, k); });
 }

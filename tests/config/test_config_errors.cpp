@@ -46,6 +46,10 @@ TEST(ConfigErrors, UnknownEnumValueListsTheAllowedValues) {
   EXPECT_CONTAINS(message, "did you mean 'moving_wall'?");
   EXPECT_CONTAINS(load_error("pressure:\n  solver: gmres\n"),
                   "pressure.solver (deck.yaml, line 2): got 'gmres'; allowed: multigrid, mg_cg, cg, jacobi");
+  EXPECT_CONTAINS(
+      load_error("parallel:\n  reduction_backend: peer\n"),
+      "parallel.reduction_backend (deck.yaml, line 2): 'peer' moves halo data only; allowed here: auto, mpi, "
+      "nccl");
 }
 
 TEST(ConfigErrors, OutOfRangeValues) {

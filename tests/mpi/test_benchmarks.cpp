@@ -8,6 +8,7 @@
 TEST(Benchmarks, HaloAndReduceRunOnSmallProblems) {
   eddy::parallel::Context context;
   EXPECT_EQ(eddy::bench::run({"halo", "--n", "12", "--fields", "2", "--width", "2", "--reps", "3"}, context), 0);
+  EXPECT_EQ(eddy::bench::run({"halo", "--n", "8", "--fields", "1", "--reps", "3", "--open", "1"}, context), 0);
   EXPECT_EQ(eddy::bench::run({"reduce", "--reps", "20", "--values", "3"}, context), 0);
 }
 
@@ -16,5 +17,7 @@ TEST(Benchmarks, UnknownNamesAndOptionsAreRejected) {
   EXPECT_THROW(eddy::bench::run({"nonexistent"}, context), eddy::Error);
   EXPECT_THROW(eddy::bench::run({"halo", "--size", "8"}, context), eddy::Error);
   EXPECT_THROW(eddy::bench::run({"halo", "--n", "eight"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"halo", "--open", "2"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"halo", "--n", "0"}, context), eddy::Error);
   EXPECT_THROW(eddy::bench::run({"reduce", "--reps"}, context), eddy::Error);
 }

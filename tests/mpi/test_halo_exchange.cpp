@@ -1,6 +1,7 @@
 // Halo exchange on every process grid of the rank count: every owned cell holds a unique function of its global
 // index and field; afterwards every ghost within the halo width (faces, edges, corners) holds the value of the cell it
 // mirrors, with periodic wrap, and every other ghost still holds the poison it was given.
+#include "config/names.hpp"
 #include "core/error.hpp"
 #include "grid/overlap_ranges.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -34,8 +35,8 @@ struct Case {
     std::ostringstream out;
     out << dim << "D " << cells[0] << "x" << cells[1] << "x" << cells[2] << " periodic " << periodic[0] << periodic[1]
         << periodic[2] << " process grid " << process_grid[0] << "x" << process_grid[1] << "x" << process_grid[2]
-        << " ghost " << ghost << " width " << width << (staggered ? " faces" : " cells")
-        << (backend == CommBackend::nccl ? " nccl" : " mpi");
+        << " ghost " << ghost << " width " << width << (staggered ? " faces" : " cells") << " "
+        << eddy::config::to_string(backend);
     return out.str();
   }
 };
@@ -156,7 +157,10 @@ void run_case(eddy::parallel::Context& context, const Case& c) {
 
 std::vector<CommBackend> backends() {
   std::vector<CommBackend> list{CommBackend::mpi};
-  if (eddy::parallel::Context::nccl_available()) list.push_back(CommBackend::nccl);
+  if (eddy::parallel::Context::nccl_available()) {
+    list.push_back(CommBackend::nccl);
+    list.push_back(CommBackend::peer);  // the test's ranks share one node
+  }
   return list;
 }
 
