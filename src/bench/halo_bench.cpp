@@ -29,6 +29,10 @@ double peer_copy_seconds(long long bytes, int reps) {
   if (bytes <= 0 || cudaGetDeviceCount(&devices) != cudaSuccess || devices < 2) return -1;
   const int there = (here + 1) % devices;
   if (cudaDeviceCanAccessPeer(&can, here, there) != cudaSuccess || !can) return -1;
+  // Without peer access enabled the copy is staged through the host.
+  const cudaError_t enabled = cudaDeviceEnablePeerAccess(there, 0);
+  if (enabled == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();
+  if (enabled != cudaSuccess && enabled != cudaErrorPeerAccessAlreadyEnabled) return -1;
   void *from = nullptr, *to = nullptr;
   cudaStream_t stream = nullptr;
   std::vector<double> seconds;

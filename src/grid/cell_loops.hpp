@@ -4,6 +4,9 @@
 // and the index arithmetic is shared; `eddy bench stencil` compares it with the plain 3D tiling.
 #include "grid/index_ranges.hpp"
 
+#include <type_traits>
+#include <utility>
+
 namespace eddy::grid {
 
 using Policy2 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
@@ -20,6 +23,71 @@ void for_each_cell_z_march(const char* label, Int3 lo, Int3 hi, int chunk, const
         const int last = first + chunk < k1 ? first + chunk : k1;
         for (int k = first; k < last; ++k) body(i, j, k);
       });
+}
+
+/// The flat span of a shape's owned cells: view points from the first to the last owned cell, x fastest.
+struct OwnedSpan {
+  long long first = 0, last = 0, plane = 1;
+  int row = 1, ghost = 0, nx = 1, ny = 1;
+
+  /// Decodes point p of the span into view indices; false for a ghost point inside the span.
+  KOKKOS_INLINE_FUNCTION bool owned(long long p, int& i, int& j, int& k) const {
+    k = static_cast<int>(p / plane);
+    const int rest = static_cast<int>(p - k * plane);
+    j = rest / row;
+    i = rest - j * row;
+    return i >= ghost && i < ghost + nx && j >= ghost && j < ghost + ny;
+  }
+};
+
+/// The owned span of `s` (fields of that shape are unpadded, x fastest).
+inline OwnedSpan owned_span(const fields::LocalShape& s) {
+  OwnedSpan span;
+  span.ghost = s.ghost, span.nx = s.cells[0], span.ny = s.cells[1];
+  span.row = s.extent(0);
+  span.plane = static_cast<long long>(s.extent(0)) * s.extent(1);
+  const int g = s.ghost;
+  span.first = g + static_cast<long long>(span.row) * g + span.plane * g;
+  span.last =
+      g + s.cells[0] - 1 + static_cast<long long>(span.row) * (g + s.cells[1] - 1) + span.plane * (g + s.cells[2] - 1);
+  return span;
+}
+
+using SpanPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>, LightWeight>;
+
+/// Runs body(i, j, k) on every owned cell of `s`. On GPUs one thread per point of the owned span, ghost points idle:
+/// for 7-point stencils this ran at 0.80 of a same-run triad's bandwidth, against 0.63-0.71 for every 3D tiling
+/// (`eddy bench stencil`, H200). On CPUs the 3D policy.
+template <class Body>
+void for_each_owned_cell(const char* label, const fields::LocalShape& s, const Body& body) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  const OwnedSpan span = owned_span(s);
+  Kokkos::parallel_for(
+      label, SpanPolicy(span.first, span.last + 1), KOKKOS_LAMBDA(long long p) {
+        int i, j, k;
+        if (span.owned(p, i, j, k)) body(i, j, k);
+      });
+#else
+  Kokkos::parallel_for(label, owned_cells(s), body);
+#endif
+}
+
+/// Reduces body(i, j, k, value) over the owned cells of `s` into `result` (a Kokkos reducer), as for_each_owned_cell.
+template <class Body, class Result>
+void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, const Body& body, Result&& result) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  const OwnedSpan span = owned_span(s);
+  using Value = typename std::decay_t<Result>::value_type;
+  Kokkos::parallel_reduce(
+      label, SpanPolicy(span.first, span.last + 1),
+      KOKKOS_LAMBDA(long long p, Value& value) {
+        int i, j, k;
+        if (span.owned(p, i, j, k)) body(i, j, k, value);
+      },
+      std::forward<Result>(result));
+#else
+  Kokkos::parallel_reduce(label, owned_cells(s), body, std::forward<Result>(result));
+#endif
 }
 
 }  // namespace eddy::grid

@@ -1,5 +1,6 @@
 #include "solver/poisson_kernels.hpp"
 
+#include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
 #include "solver/communication_scope.hpp"
 
@@ -78,8 +79,8 @@ void shifted_copy(Field out, Field in, Real shift, const PoissonLevel& level) {
 void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
                          const parallel::Reducer& reducer) {
   const auto w = level.weights();
-  Kokkos::parallel_reduce(
-      "poisson::residual_norms", grid::owned_cells(level.shape),
+  grid::reduce_over_owned_cells(
+      "poisson::residual_norms", level.shape,
       KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
         const Real rhs = b(i, j, k) - shift;
         const Real res = rhs - laplacian_at(x, i, j, k, w);
@@ -94,20 +95,20 @@ void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLev
 Real residual_norm2(Field x, Field b, const PoissonLevel& level, const parallel::Reducer& reducer) {
   const auto w = level.weights();
   Real local = 0;
-  Kokkos::parallel_reduce(
-      "poisson::residual_norm", grid::owned_cells(level.shape),
+  grid::reduce_over_owned_cells(
+      "poisson::residual_norm", level.shape,
       KOKKOS_LAMBDA(int i, int j, int k, Real& sum) {
         const Real res = b(i, j, k) - laplacian_at(x, i, j, k, w);
         sum += res * res;
       },
-      local);
+      Kokkos::Sum<Real>(local));
   return reduce_sum(local, level, reducer);
 }
 
 void residual(Field r, Field x, Field b, const PoissonLevel& level) {
   const auto w = level.weights();
-  Kokkos::parallel_for(
-      "poisson::residual", grid::owned_cells(level.shape),
+  grid::for_each_owned_cell(
+      "poisson::residual", level.shape,
       KOKKOS_LAMBDA(int i, int j, int k) { r(i, j, k) = b(i, j, k) - laplacian_at(x, i, j, k, w); });
 }
 
