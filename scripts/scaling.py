@@ -5,6 +5,8 @@ For each rank count, writes the run's settings (deck + overrides), runs it with 
 script, one GPU per rank), and collects every run's summary.json into one CSV:
 ranks, cells, time per step, cell updates/s, efficiency, communication shares (all, and the pressure solve's own)
 and phase shares (the pressure solve split into its compute, halo exchanges and reductions).
+Speed-up and efficiency compare the time per step without output (`stepping_seconds_per_step`): the sweep's runs
+write no fields, but every run ends with a checkpoint, which would otherwise dominate a short sweep.
 
   scripts/scaling.py weak   --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells-per-rank 64 64 64
   scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells 128 128 128
@@ -85,6 +87,12 @@ def write_slurm(args, ranks, command, out):
     return script
 
 
+def stepping_seconds(summary):
+    """Wall time per step without the output phase (the final checkpoint of a sweep's run)."""
+    output = summary.get("phase_seconds", {}).get("output", 0.0)
+    return max(summary["wall_seconds"] - output, 0.0) / summary["steps"]
+
+
 def collect(out_dir):
     rows = []
     for summary_path in sorted(Path(out_dir).glob("np*/summary.json"), key=lambda p: int(p.parent.name[2:])):
@@ -98,16 +106,17 @@ def collect(out_dir):
     table = []
     for s in rows:
         ranks = s["ranks"]
-        speedup = base["seconds_per_step"] / s["seconds_per_step"]
+        speedup = stepping_seconds(base) / stepping_seconds(s)
         ideal = ranks / base["ranks"]
         if mode == "weak":
-            efficiency = base["seconds_per_step"] / s["seconds_per_step"]
+            efficiency = speedup
         else:
             efficiency = speedup / ideal
         row = {
             "ranks": ranks,
             "cells": s["cells"],
             "seconds_per_step": s["seconds_per_step"],
+            "stepping_seconds_per_step": stepping_seconds(s),
             "cell_updates_per_second": s["cell_updates_per_second"],
             "speedup": speedup,
             "efficiency": efficiency,
@@ -122,9 +131,11 @@ def collect(out_dir):
         writer = csv.DictWriter(f, fieldnames=list(table[0].keys()))
         writer.writeheader()
         writer.writerows(table)
-    print(f"{'ranks':>5} {'cells':>12} {'s/step':>10} {'cells/s':>10} {'eff':>6} {'comm':>6} {'p-comm':>6}")
+    print(f"{'ranks':>5} {'cells':>12} {'s/step':>10} {'no output':>10} {'cells/s':>10} {'eff':>6} {'comm':>6} "
+          f"{'p-comm':>6}")
     for r in table:
-        print(f"{r['ranks']:5d} {r['cells']:12d} {r['seconds_per_step']:10.4g} {r['cell_updates_per_second']:10.3g} "
+        print(f"{r['ranks']:5d} {r['cells']:12d} {r['seconds_per_step']:10.4g} {r['stepping_seconds_per_step']:10.4g} "
+              f"{r['cell_updates_per_second']:10.3g} "
               f"{r['efficiency']:6.2f} {r['communication_share']:6.2f} {r['poisson_communication_share']:6.2f}")
     print(f"wrote {csv_path}")
     return csv_path

@@ -120,8 +120,8 @@ void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour) {
   const int parity = (colour + o[0] + o[1] + o[2]) & 1;
   const char* label = colour == 0 ? "poisson::rbgs_red" : "poisson::rbgs_black";
   // x runs over half the row: cell li = 2 h + s, where s puts (li + lj + lk + offsets) on the colour.
-  Kokkos::parallel_for(
-      label, grid::box({0, 0, 0}, {(nx + 1) / 2, ny, nz}), KOKKOS_LAMBDA(int h, int lj, int lk) {
+  grid::for_each_box_point(
+      label, {0, 0, 0}, {(nx + 1) / 2, ny, nz}, KOKKOS_LAMBDA(int h, int lj, int lk) {
         const int li = 2 * h + ((parity + lj + lk) & 1);
         if (li >= nx) return;
         const int i = li + g, j = lj + g, k = lk + g;
@@ -161,8 +161,8 @@ void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fin
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
   const int fx = factor[0], fy = factor[1], fz = factor[2];
   const Real inv_children = Real(1) / (fx * fy * fz);
-  Kokkos::parallel_for(
-      "poisson::restrict_residual", grid::owned_cells(coarse.shape), KOKKOS_LAMBDA(int ci, int cj, int ck) {
+  grid::for_each_owned_cell(
+      "poisson::restrict_residual", coarse.shape, KOKKOS_LAMBDA(int ci, int cj, int ck) {
         const int i0 = gf + fx * (ci - gc), j0 = gf + fy * (cj - gc), k0 = gf + fz * (ck - gc);
         Real sum = 0;
         for (int c = 0; c < fz; ++c) {
@@ -180,8 +180,8 @@ void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fin
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor) {
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
   const int fx = factor[0], fy = factor[1], fz = factor[2];
-  Kokkos::parallel_for(
-      "poisson::prolong_add", grid::owned_cells(fine.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+  grid::for_each_owned_cell(
+      "poisson::prolong_add", fine.shape, KOKKOS_LAMBDA(int i, int j, int k) {
         const auto ax = interpolation_axis(i, gf, gc, fx);
         const auto ay = interpolation_axis(j, gf, gc, fy);
         const auto az = interpolation_axis(k, gf, gc, fz);

@@ -76,7 +76,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   const std::string verdict = scaling_verdict(facts);
   const double communication = facts.communication_share();
   const double poisson_communication = facts.poisson_halo_share + facts.poisson_reduction_share;
-  const bool asynchronous = local.halo_backend == "nccl" || local.reduction_backend == "nccl";
+  const bool asynchronous = local.halo_backend != "mpi" || local.reduction_backend == "nccl";
 
   RunSummary summary;
   io::JsonObject phase_seconds, phase_share;
@@ -127,8 +127,8 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
            100 * facts.poisson_reduction_share);
   if (asynchronous) {
     text +=
-        "  (NCCL runs the solver's communication asynchronously: its halo and reduction times are the enqueueing "
-        "only, the transfers count as its compute)\n";
+        "  (on GPUs the solver's communication runs asynchronously: its halo and reduction times are the host's "
+        "part only, enqueueing and waiting for the neighbours to enqueue; the transfers count as its compute)\n";
   }
   if (ranks > 1) {
     text += line(

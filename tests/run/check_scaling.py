@@ -45,6 +45,14 @@ def main():
             check(summary["stop_reason"].startswith("step limit"), f"np{r['ranks']}: {summary['stop_reason']}")
             check(abs(float(r["seconds_per_step"]) - summary["seconds_per_step"]) < 1e-9 * summary["seconds_per_step"],
                   f"np{r['ranks']}: seconds_per_step")
+            stepping = (summary["wall_seconds"] - summary["phase_seconds"]["output"]) / summary["steps"]
+            check(0 < stepping <= summary["seconds_per_step"]
+                  and abs(float(r["stepping_seconds_per_step"]) - stepping) < 1e-9 * stepping,
+                  f"np{r['ranks']}: stepping_seconds_per_step {r['stepping_seconds_per_step']} != {stepping}")
+            if int(r["ranks"]) > 1:
+                base_stepping = float(rows[0]["stepping_seconds_per_step"])
+                expected = base_stepping / float(r["stepping_seconds_per_step"]) / int(r["ranks"])
+                check(abs(float(r["efficiency"]) - expected) < 1e-9, f"np{r['ranks']}: efficiency {r['efficiency']}")
             phases = ["advance", "boundary", "halo", "poisson", "poisson_halo", "poisson_reduction", "projection",
                       "reduction", "output"]
             # The timed phases never exceed the run; the untimed rest (logging, diagnostics) grows on a loaded machine
