@@ -38,7 +38,7 @@ run halo1 "$eddy" bench halo
 if [[ $gpus -ge 2 ]]; then
   run reduce2 mpirun_gpus 2 "$eddy" bench reduce
   run halo2 mpirun_gpus 2 "$eddy" bench halo
-  run halo2face mpirun_gpus 2 "$eddy" bench halo --n 512 --fields 1 --open 1
+  run halo2face mpirun_gpus 2 "$eddy" bench halo --n 512 --fields 1 --open
 fi
 run step1 "$eddy" bench step --n "$size"
 if [[ $gpus -ge 2 ]]; then

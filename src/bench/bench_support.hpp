@@ -1,44 +1,120 @@
 #pragma once
-// Small helpers shared by the benchmarks: integer options, and timings reduced over ranks.
+// Small helpers shared by the benchmarks: checked options, random fields, and timings reduced over ranks.
 #include "core/error.hpp"
 
 #include "parallel/context.hpp"
 
+#include <Kokkos_Random.hpp>
 #include <Kokkos_Timer.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eddy::bench {
 
-/// Parses `--name value` pairs of integers (a default of 0 marks a 0/1 switch); throws eddy::Error on a name not in
-/// `defaults` or a malformed value.
-inline std::map<std::string, long long> int_options(const std::vector<std::string>& args,
-                                                    std::map<std::string, long long> defaults,
-                                                    const std::string& benchmark) {
-  for (std::size_t i = 0; i < args.size(); i += 2) {
-    const auto found = defaults.find(args[i]);
-    std::string known;
-    for (const auto& [name, value] : defaults) known += " " + name + " (" + std::to_string(value) + ")";
-    require(found != defaults.end() && i + 1 < args.size(),
-            "eddy bench " + benchmark + ": bad option '" + args[i] + "'; options (defaults):" + known);
+/// One option of a benchmark: `--name value` with a default, or a switch (`--name` alone).
+struct OptionSpec {
+  std::string name;      ///< without the dashes
+  std::string fallback;  ///< the default value (empty for a switch)
+  bool is_switch = false;
+};
+
+/// A benchmark's command line, checked against the options it declares: an unknown name, a missing value or a
+/// malformed number throws eddy::Error naming the option, the value and what is allowed. `--help` asks for usage().
+class Options {
+ public:
+  Options(const std::vector<std::string>& args, std::vector<OptionSpec> specs, std::string benchmark)
+      : specs_(std::move(specs)), benchmark_(std::move(benchmark)) {
+    for (const auto& spec : specs_) values_[spec.name] = spec.fallback;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (args[i] == "--help" || args[i] == "-h") {
+        help_ = true;
+        continue;
+      }
+      const OptionSpec* spec = find(args[i]);
+      require(spec != nullptr, "eddy bench " + benchmark_ + ": unknown option '" + args[i] + "'; " + usage());
+      if (spec->is_switch) {
+        values_[spec->name] = "1";
+        continue;
+      }
+      require(i + 1 < args.size(), "eddy bench " + benchmark_ + ": " + args[i] + " needs a value; " + usage());
+      values_[spec->name] = args[++i];
+    }
+  }
+
+  /// True when --help was given.
+  bool help() const { return help_; }
+
+  /// The command line with every option and its default.
+  std::string usage() const {
+    std::string text = "usage: eddy bench " + benchmark_;
+    for (const auto& spec : specs_) {
+      text += spec.is_switch ? " [--" + spec.name + "]" : " [--" + spec.name + " " + spec.fallback + "]";
+    }
+    return text;
+  }
+
+  /// Option `name` as an integer of at least `minimum`.
+  long long integer(const std::string& name, long long minimum = 1) const {
+    const std::string& value = text(name);
     std::size_t used = 0;
-    long long value = 0;
+    long long number = 0;
     try {
-      value = std::stoll(args[i + 1], &used);
+      number = std::stoll(value, &used);
     } catch (const std::exception&) {
       used = 0;
     }
-    // Options whose default is 0 are switches (0 or 1); the others are counts or sizes (at least 1).
-    const bool flag = found->second == 0;
-    require(used == args[i + 1].size() && (flag ? value == 0 || value == 1 : value >= 1),
-            "eddy bench " + benchmark + ": " + args[i] + (flag ? " is a switch: 0 or 1" : " needs a positive integer") +
-                ", got '" + args[i + 1] + "'");
-    found->second = value;
+    require(used == value.size() && !value.empty() && number >= minimum,
+            "eddy bench " + benchmark_ + ": --" + name + " needs an integer of at least " + std::to_string(minimum) +
+                ", got '" + value + "'");
+    return number;
   }
-  return defaults;
+
+  /// Option `name` as given (or its default).
+  const std::string& text(const std::string& name) const { return values_.at(name); }
+
+  /// Whether switch `name` was given.
+  bool given(const std::string& name) const { return values_.at(name) == "1"; }
+
+ private:
+  const OptionSpec* find(const std::string& arg) const {
+    if (arg.rfind("--", 0) != 0) return nullptr;
+    for (const auto& spec : specs_) {
+      if (arg.compare(2, std::string::npos, spec.name) == 0) return &spec;
+    }
+    return nullptr;
+  }
+
+  std::vector<OptionSpec> specs_;
+  std::string benchmark_;
+  std::map<std::string, std::string> values_;
+  bool help_ = false;
+};
+
+/// Prints the usage on rank 0 when --help was given; the benchmark then returns 0 without running.
+inline bool print_usage_if_asked(const Options& options, const parallel::Context& context) {
+  if (!options.help()) return false;
+  if (context.rank() == 0) std::printf("%s\n", options.usage().c_str());
+  return true;
+}
+
+/// Fills a view with uniform random values in [-1, 1] (different on each rank).
+template <class View>
+void fill_random(View view, int rank) {
+  Kokkos::Random_XorShift64_Pool<ExecSpace> pool(12345 + 7919ull * rank);
+  Kokkos::fill_random(view, pool, Real(-1), Real(1));
+}
+
+/// Median of a sample.
+inline double median(std::vector<double> values) {
+  require(!values.empty(), "benchmark: no repetitions");
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 /// Median over repetitions of the slowest rank's time: each entry of `seconds` is reduced with max across `comm`.
@@ -47,9 +123,7 @@ inline double median_of_slowest(std::vector<double> seconds, MPI_Comm comm) {
   parallel::check_mpi(
       MPI_Allreduce(MPI_IN_PLACE, seconds.data(), static_cast<int>(seconds.size()), MPI_DOUBLE, MPI_MAX, comm),
       "MPI_Allreduce(benchmark times)");
-  std::sort(seconds.begin(), seconds.end());
-  const std::size_t n = seconds.size();
-  return n % 2 ? seconds[n / 2] : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
+  return median(std::move(seconds));
 }
 
 /// Times `body` (fenced) `reps` times after `warmup` untimed calls; every rank starts each repetition together.

@@ -1,6 +1,6 @@
 // `eddy bench halo`: one exchange of F fields on an N^3 block per rank with every transport this build has (MPI;
 // on GPUs also NCCL and direct peer writes), periodic in every axis so each rank has all 26 neighbours (itself along
-// unsplit axes), or with `--open 1` no wrap at all, so two ranks exchange exactly one face. Reports the median
+// unsplit axes), or with `--open` no wrap at all, so two ranks exchange exactly one face. Reports the median
 // exchange time of the slowest rank, the bytes sent to other ranks per second, and two floors measured in the same
 // run: a device copy of all ghost bytes, and on GPU builds with two GPUs visible a copy-engine peer copy of the bytes
 // one rank sends.
@@ -63,11 +63,12 @@ double peer_copy_seconds(long long bytes, int reps) {
 }  // namespace
 
 int run_halo_bench(const std::vector<std::string>& args, parallel::Context& context) {
-  const auto opt =
-      int_options(args, {{"--n", 128}, {"--fields", 4}, {"--width", 1}, {"--reps", 50}, {"--open", 0}}, "halo");
-  const int n = static_cast<int>(opt.at("--n")), width = static_cast<int>(opt.at("--width"));
-  const int field_count = static_cast<int>(opt.at("--fields")), reps = static_cast<int>(opt.at("--reps"));
-  const bool open = opt.at("--open") == 1;
+  const Options options(args, {{"n", "128"}, {"fields", "4"}, {"width", "1"}, {"reps", "50"}, {"open", "", true}},
+                        "halo");
+  if (print_usage_if_asked(options, context)) return 0;
+  const int n = static_cast<int>(options.integer("n")), width = static_cast<int>(options.integer("width"));
+  const int field_count = static_cast<int>(options.integer("fields")), reps = static_cast<int>(options.integer("reps"));
+  const bool open = options.given("open");
   require(field_count <= parallel::HaloExchange::max_fields,
           "eddy bench halo: at most " + std::to_string(parallel::HaloExchange::max_fields) + " fields");
 

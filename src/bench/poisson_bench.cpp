@@ -1,9 +1,10 @@
 // `eddy bench poisson`: one multigrid V-cycle, and a full solve to 1e-10 relative residual from zero, on a random
 // mean-free right-hand side over n^3 cells (n^2 with --dim 2) with Neumann faces (the pressure problem of a closed
 // box).
-#include "bench/bench_options.hpp"
+#include "bench/bench_support.hpp"
 #include "bench/poisson_benchmarks.hpp"
 #include "config/names.hpp"
+#include "config/suggest.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/multigrid.hpp"
 #include "solver/poisson_kernels.hpp"
@@ -15,15 +16,13 @@
 namespace eddy::bench {
 namespace {
 
-/// The value of option `--key` spelled as in the deck (`fallback` when absent).
+/// Option `key` spelled as in the deck's enum names.
 template <class Enum>
-Enum enum_option(const std::map<std::string, std::string>& options, const std::string& key, Enum fallback) {
-  if (!options.count(key)) return fallback;
-  const auto value = config::from_string<Enum>(options.at(key));
+Enum enum_option(const Options& options, const std::string& key) {
+  const auto value = config::from_string<Enum>(options.text(key));
   if (!value) {
-    std::string allowed;
-    for (const auto& name : config::allowed_names<Enum>()) allowed += (allowed.empty() ? "" : ", ") + name;
-    throw Error("bench poisson: --" + key + " must be one of " + allowed + ", got '" + options.at(key) + "'");
+    throw Error("eddy bench poisson: --" + key + " must be one of " +
+                config::join_words(config::allowed_names<Enum>()) + ", got '" + options.text(key) + "'");
   }
   return *value;
 }
@@ -31,12 +30,23 @@ Enum enum_option(const std::map<std::string, std::string>& options, const std::s
 }  // namespace
 
 int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& context) {
-  const auto options = parse_options(args);
-  const int n = int_option(options, "n", 128);
-  const int dim = int_option(options, "dim", 3);
-  require(dim == 2 || dim == 3, "bench poisson: --dim must be 2 or 3");
-  const int reps = std::max(20, int_option(options, "reps", 20));
-  const int solves = std::max(1, int_option(options, "solves", 5));
+  const config::PoissonConfig defaults;
+  const Options options(args,
+                        {{"n", "128"},
+                         {"dim", "3"},
+                         {"reps", "20"},
+                         {"solves", "5"},
+                         {"solver", config::to_string(config::PoissonSolverType::multigrid)},
+                         {"smoother", config::to_string(defaults.smoother)},
+                         {"pre_smooth", std::to_string(defaults.pre_smooth)},
+                         {"post_smooth", std::to_string(defaults.post_smooth)}},
+                        "poisson");
+  if (print_usage_if_asked(options, context)) return 0;
+  const int n = static_cast<int>(options.integer("n", 4));
+  const int dim = static_cast<int>(options.integer("dim", 2));
+  require(dim == 2 || dim == 3, "eddy bench poisson: --dim must be 2 or 3, got " + std::to_string(dim));
+  const int reps = static_cast<int>(options.integer("reps"));
+  const int solves = static_cast<int>(options.integer("solves"));
   parallel::Reducer reducer(context, config::CommBackend::automatic);
 
   const int nz = dim == 2 ? 1 : n;
@@ -54,10 +64,10 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   solver::subtract_constant(rhs, solver::global_sum(rhs, level, reducer) / level.global_cells());
 
   config::PoissonConfig config;
-  config.solver = enum_option(options, "solver", config::PoissonSolverType::multigrid);
-  config.smoother = enum_option(options, "smoother", config.smoother);
-  config.pre_smooth = int_option(options, "pre_smooth", config.pre_smooth);
-  config.post_smooth = int_option(options, "post_smooth", config.post_smooth);
+  config.solver = enum_option<config::PoissonSolverType>(options, "solver");
+  config.smoother = enum_option<config::SmootherType>(options, "smoother");
+  config.pre_smooth = static_cast<int>(options.integer("pre_smooth", 0));
+  config.post_smooth = static_cast<int>(options.integer("post_smooth", 0));
   config.rtol = 1e-10;
   config.atol = 0;
   config.max_iterations = config.solver == config::PoissonSolverType::multigrid ? 100 : 5000;

@@ -10,8 +10,9 @@
 namespace eddy::bench {
 
 int run_reduce_bench(const std::vector<std::string>& args, parallel::Context& context) {
-  const auto opt = int_options(args, {{"--reps", 1000}, {"--values", 1}}, "reduce");
-  const int reps = static_cast<int>(opt.at("--reps")), values = static_cast<int>(opt.at("--values"));
+  const Options options(args, {{"reps", "1000"}, {"values", "1"}}, "reduce");
+  if (print_usage_if_asked(options, context)) return 0;
+  const int reps = static_cast<int>(options.integer("reps")), values = static_cast<int>(options.integer("values"));
   std::vector<config::CommBackend> backends{config::CommBackend::mpi};
   if (parallel::Context::nccl_available()) backends.push_back(config::CommBackend::nccl);
 

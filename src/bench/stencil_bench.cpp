@@ -1,6 +1,6 @@
 // `eddy bench stencil`: the 7-point residual r = b - L(x) (two reads, one write: 24 B/cell at best), the Laplacian
 // apply (16 B/cell) and one red-black Gauss-Seidel sweep against a triad a = b + s c over the same cell count.
-#include "bench/bench_options.hpp"
+#include "bench/bench_support.hpp"
 #include "bench/poisson_benchmarks.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
@@ -143,9 +143,10 @@ void triad(Buffer a, Buffer b, Buffer c, Real s) {
 }  // namespace
 
 int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& context) {
-  const auto options = parse_options(args);
-  const int n = int_option(options, "n", 128);
-  const int reps = std::max(20, int_option(options, "reps", 20));
+  const Options options(args, {{"n", "128"}, {"reps", "20"}}, "stencil");
+  if (print_usage_if_asked(options, context)) return 0;
+  const int n = static_cast<int>(options.integer("n", 3));
+  const int reps = static_cast<int>(options.integer("reps"));
   parallel::Reducer reducer(context, config::CommBackend::automatic);
 
   grid::GlobalGrid global{3, {n, n, n}, {1, 1, 1}, {0, 0, 0}, {true, true, true}};

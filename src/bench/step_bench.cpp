@@ -62,13 +62,11 @@ config::Deck taylor_green_deck(const Int3& cells, long long max_steps, const std
 }  // namespace
 
 int run_step_bench(const std::vector<std::string>& args, parallel::Context& context) {
-  std::vector<std::string> rest = args;
-  const auto weak_flag = std::find(rest.begin(), rest.end(), "--weak");
-  const bool weak = weak_flag != rest.end();
-  if (weak) rest.erase(weak_flag);
-  const auto options = int_options(rest, {{"--n", 256}, {"--steps", 10}, {"--warmup", 3}}, "step");
-  const int n = static_cast<int>(options.at("--n"));
-  const long long steps = options.at("--steps"), warmup = options.at("--warmup");
+  const Options options(args, {{"n", "256"}, {"steps", "10"}, {"warmup", "3"}, {"weak", "", true}}, "step");
+  if (print_usage_if_asked(options, context)) return 0;
+  const bool weak = options.given("weak");
+  const int n = static_cast<int>(options.integer("n"));
+  const long long steps = options.integer("steps"), warmup = options.integer("warmup", 0);
   // Weak scaling grows the domain along z with the rank count; strong scaling keeps n^3 in total.
   const Int3 cells{n, n, weak ? n * context.size() : n};
   const std::string out_dir = "build/bench-step-" + std::to_string(context.size()) + "ranks";

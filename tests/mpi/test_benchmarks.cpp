@@ -1,5 +1,5 @@
-// The halo and reduction benchmarks run to completion on a small problem on 1 and several ranks (self exchange
-// included), and reject options they do not know.
+// The benchmarks run to completion on small problems on 1 and several ranks (self exchange included), list their
+// options with --help, and reject options and values they do not allow.
 #include "bench/bench.hpp"
 #include "core/error.hpp"
 
@@ -8,7 +8,8 @@
 TEST(Benchmarks, HaloAndReduceRunOnSmallProblems) {
   eddy::parallel::Context context;
   EXPECT_EQ(eddy::bench::run({"halo", "--n", "12", "--fields", "2", "--width", "2", "--reps", "3"}, context), 0);
-  EXPECT_EQ(eddy::bench::run({"halo", "--n", "8", "--fields", "1", "--reps", "3", "--open", "1"}, context), 0);
+  EXPECT_EQ(eddy::bench::run({"halo", "--n", "8", "--fields", "1", "--reps", "3", "--open"}, context), 0);
+  EXPECT_EQ(eddy::bench::run({"poisson", "--help"}, context), 0);
   EXPECT_EQ(eddy::bench::run({"reduce", "--reps", "20", "--values", "3"}, context), 0);
 }
 
@@ -19,5 +20,9 @@ TEST(Benchmarks, UnknownNamesAndOptionsAreRejected) {
   EXPECT_THROW(eddy::bench::run({"halo", "--n", "eight"}, context), eddy::Error);
   EXPECT_THROW(eddy::bench::run({"halo", "--open", "2"}, context), eddy::Error);
   EXPECT_THROW(eddy::bench::run({"halo", "--n", "0"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"halo", "--n"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"poisson", "--smoothr", "jacobi"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"poisson", "--smoother", "sor"}, context), eddy::Error);
+  EXPECT_THROW(eddy::bench::run({"stencil", "--reps", "-3"}, context), eddy::Error);
   EXPECT_THROW(eddy::bench::run({"reduce", "--reps"}, context), eddy::Error);
 }
