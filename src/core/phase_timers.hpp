@@ -11,6 +11,7 @@
 // its start, which charges the kernels queued before it to the enclosing phase and adds no synchronisation point.
 // Asynchronous communication (NCCL, enqueued on the device stream) is not waited for: its scope measures the
 // enqueueing only and its device time falls to the enclosing phase.
+#include "core/profile_region.hpp"
 #include "core/step_record.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -41,7 +42,7 @@ class PhaseTimers {
     Scope(PhaseTimers& timers, Phase phase, Wait wait = Wait::at_end)
         : timers_(&timers), phase_(phase), enclosing_(timers.active_), wait_(wait) {
       if (wait_ == Wait::at_start && timers_->fence_) Kokkos::fence("eddy::phase_start");
-      Kokkos::Profiling::pushRegion(std::string(phase_name(phase)));
+      pushed_ = push_region(phase_name(phase));
       timers_->active_ = static_cast<int>(phase);
       timer_.reset();
     }
@@ -51,7 +52,7 @@ class PhaseTimers {
       timers_->add(phase_, seconds);
       if (enclosing_ >= 0) timers_->add(static_cast<Phase>(enclosing_), -seconds);
       timers_->active_ = enclosing_;
-      Kokkos::Profiling::popRegion();
+      pop_region(pushed_);
     }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
@@ -61,6 +62,7 @@ class PhaseTimers {
     Phase phase_;
     int enclosing_;
     Wait wait_;
+    bool pushed_ = false;
     Kokkos::Timer timer_;
   };
 

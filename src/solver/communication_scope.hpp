@@ -18,13 +18,16 @@ class CommunicationScope {
     if (timers != nullptr) {
       scope_.emplace(*timers, phase, blocks_host ? PhaseTimers::Wait::at_start : PhaseTimers::Wait::never);
     } else {
-      region_.emplace(std::string(phase_name(phase)));
+      pushed_ = push_region(phase_name(phase));
     }
   }
+  ~CommunicationScope() { pop_region(pushed_); }
+  CommunicationScope(const CommunicationScope&) = delete;
+  CommunicationScope& operator=(const CommunicationScope&) = delete;
 
  private:
   std::optional<PhaseTimers::Scope> scope_;
-  std::optional<ProfileRegion> region_;
+  bool pushed_ = false;  // a profiling region of the phase's name, when there are no timers
 };
 
 }  // namespace eddy::solver
