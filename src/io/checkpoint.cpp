@@ -146,6 +146,11 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
   std::vector<std::string> scalar_names;
   for (const auto& scalar : scalars) scalar_names.push_back(scalar.name);
   if (!scalar_names.empty()) attributes.emplace_back("scalars", join_names(scalar_names));
+  for (const auto& scalar : scalars) {
+    if (const auto* config = scalar_config(scalar.name)) {
+      attributes.emplace_back("diffusivity_" + scalar.name, config->diffusivity);
+    }
+  }
   const std::filesystem::path final_path = directory_ / file_name(step);
   const std::filesystem::path tmp_path = final_path.string() + ".tmp";
   write_block_file(tmp_path, context_->comm(), mode_, attributes, datasets);
@@ -216,6 +221,13 @@ void Checkpointer::check_compatible(const H5Reader& file, const std::filesystem:
   }
 }
 
+const config::ScalarConfig* Checkpointer::scalar_config(const std::string& name) const {
+  for (const auto& scalar : deck_.scalars) {
+    if (scalar.name == name) return &scalar;
+  }
+  return nullptr;
+}
+
 void Checkpointer::check_scalars(const H5Reader& file, const std::filesystem::path& path,
                                  const std::vector<fields::NamedField>& scalars) const {
   const std::vector<std::string> stored = stored_scalar_names(file);
@@ -235,6 +247,20 @@ void Checkpointer::check_scalars(const H5Reader& file, const std::filesystem::pa
       throw Error("checkpoint '" + path.string() + "' holds scalar '" + name +
                   "', which this deck does not transport (its scalars: " + listed(stored) +
                   "; this deck's scalars: " + listed(wanted) + "); restart with the deck of that run");
+    }
+  }
+  // Checkpoints written before the diffusivities were stored name only the scalars.
+  for (const auto& name : wanted) {
+    const auto* config = scalar_config(name);
+    const std::string key = "diffusivity_" + name;
+    if (config == nullptr || !file.has_attribute(key)) continue;
+    const double stored_diffusivity = file.read_double(key);
+    if (!close(stored_diffusivity, config->diffusivity)) {
+      std::ostringstream text;
+      text << "checkpoint '" << path.string() << "' transports scalar '" << name << "' with diffusivity "
+           << stored_diffusivity << "; this deck gives it " << config->diffusivity
+           << "; restart with the deck of that run";
+      throw Error(text.str());
     }
   }
 }

@@ -62,6 +62,8 @@ class Checkpointer {
   static std::string file_name(long long step);
 
  private:
+  /// The deck's settings of scalar `name`, or null when the deck does not transport it.
+  const config::ScalarConfig* scalar_config(const std::string& name) const;
   void check_compatible(const H5Reader& file, const std::filesystem::path& path) const;
   void check_scalars(const H5Reader& file, const std::filesystem::path& path,
                      const std::vector<fields::NamedField>& scalars) const;

@@ -281,6 +281,29 @@ TEST(Checkpoint, RefusesOtherScalars) {
   EXPECT_EQ(load_error(checkpointer, with_scalars.string(), state, make_scalars({"dye", "temperature"}, s.shape)), "");
 }
 
+TEST(Checkpoint, RefusesAnotherScalarDiffusivity) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "diffusivity");
+  auto s = make_setup(MPI_COMM_WORLD, 2);
+  config::ScalarConfig temperature;
+  temperature.diffusivity = 0.01;
+  s.deck.scalars = {temperature};
+  auto state = fields::FlowState::allocate(s.shape);
+  const auto scalars = make_scalars({"temperature"}, s.shape);
+  const auto path =
+      io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").write(state, 1, 1, 0.1, scalars);
+
+  EXPECT_EQ(
+      load_error(io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck"), path.string(), state, scalars),
+      "");
+  s.deck.scalars[0].diffusivity = 0.02;
+  const auto message =
+      load_error(io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck"), path.string(), state, scalars);
+  EXPECT_NE(message.find("transports scalar 'temperature' with diffusivity 0.01; this deck gives it 0.02"),
+            std::string::npos)
+      << message;
+}
+
 TEST(Checkpoint, WithoutScalarsServesOnlyDecksWithoutScalars) {
   // A checkpoint written without scalars has no `scalars` attribute, as every checkpoint from before they were stored.
   parallel::Context context(MPI_COMM_WORLD);
