@@ -4,7 +4,7 @@
 #include "parallel/context.hpp"
 #include "parallel/nccl_check.hpp"
 
-#include <map>
+#include <set>
 
 namespace eddy::parallel {
 #ifdef EDDY_HAVE_NCCL
@@ -21,11 +21,9 @@ bool mpi_running() {
 
 // The distinct neighbours of the remote segments, in increasing rank.
 std::vector<int> distinct_peers(const std::vector<HaloSegment>& segments, int remote_count) {
-  std::map<int, int> seen;
-  for (int s = 0; s < remote_count; ++s) seen[segments[s].peer] = 1;
-  std::vector<int> peers;
-  for (const auto& [rank, unused] : seen) peers.push_back(rank);
-  return peers;
+  std::set<int> peers;
+  for (int s = 0; s < remote_count; ++s) peers.insert(segments[s].peer);
+  return {peers.begin(), peers.end()};
 }
 
 }  // namespace
