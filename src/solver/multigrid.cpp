@@ -4,6 +4,7 @@
 #include "core/profile_region.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/poisson_kernels.hpp"
+#include "solver/red_black.hpp"
 
 namespace eddy::solver {
 namespace {
@@ -37,6 +38,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
       level.b = fields::make_field("mg::b", geometry.shape);
     }
     if (polynomial) level.r = fields::make_field("mg::r", geometry.shape);
+    if (!polynomial && fused_sweep_fits(geometry)) level.twin = fields::make_field("mg::twin", geometry.shape);
     if (chebyshev) {
       level.d = fields::make_field("mg::d", geometry.shape);
       const auto w = geometry.weights();
@@ -127,14 +129,32 @@ void Multigrid::smooth(int l, Field x, Field b, bool after_correction) {
       continue;
     }
     // The sweeps fold physical faces into the stencil: only the last colour needs the physical ghosts set after it.
+    const int first = reverse ? 1 : 0;
+    if (level.twin.is_allocated() && sweeps - s >= 2) {
+      fused_sweep(level, level.twin, x, b, first, false);
+      fused_sweep(level, x, level.twin, b, first, s + 2 == sweeps);
+      ++s;
+      continue;
+    }
     for (int c = 0; c < 2; ++c) {
-      red_black_sweep(x, b, level.geometry, reverse ? 1 - c : c);
+      red_black_sweep(x, b, level.geometry, c == 0 ? first : 1 - first);
       if (s + 1 == sweeps && c == 1) {
         level.ghosts->fill(x);
       } else {
         level.ghosts->exchange(x);
       }
     }
+  }
+}
+
+void Multigrid::fused_sweep(Level& level, Field out, Field in, Field b, int first, bool last) {
+  fused_sweep_interior(out, in, b, level.geometry, first);
+  level.ghosts->exchange(out);
+  sweep_shared_faces(out, in, b, level.geometry, 1 - first);
+  if (last) {
+    level.ghosts->fill(out);
+  } else {
+    level.ghosts->exchange(out);
   }
 }
 

@@ -45,11 +45,13 @@ class Multigrid : public Preconditioner {
     std::unique_ptr<GhostFiller> ghosts;
     Field x, b, r;         // solution/correction, right-hand side, residual (Jacobi/Chebyshev); empty on top
     Field d;               // the last Chebyshev step
+    Field twin;            // red-black Gauss-Seidel: where a fused sweep writes, every other sweep
     Int3 factor{1, 1, 1};  // coarsening to the next level
     std::vector<ChebyshevSweep> pre_sweeps, post_sweeps;
   };
   void visit(int l, Field x, Field b, config::CycleType type);
   void smooth(int l, Field x, Field b, bool after_correction);
+  void fused_sweep(Level& level, Field out, Field in, Field b, int first, bool last);
 
   std::vector<Level> levels_;
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;

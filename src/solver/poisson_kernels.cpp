@@ -30,18 +30,6 @@ KOKKOS_INLINE_FUNCTION InterpolationAxis interpolation_axis(int fine_index, int 
   return {parent, parent + (local % 2 == 0 ? -1 : 1), Real(0.75), Real(0.25)};
 }
 
-/// Per face (x_low ... z_high): +1 where this rank's block ends on a neumann face, -1 on a dirichlet face, else 0.
-Kokkos::Array<Real, 6> physical_faces(const PoissonLevel& level) {
-  Kokkos::Array<Real, 6> sign{};
-  for (int f = 0; f < 6; ++f) {
-    sign[f] = 0;
-    if (!level.decomp.on_boundary(f / 2, f % 2)) continue;
-    if (level.faces[f] == PressureBoundary::neumann) sign[f] = 1;
-    if (level.faces[f] == PressureBoundary::dirichlet) sign[f] = -1;
-  }
-  return sign;
-}
-
 // The global sum of the first `n` device values of `sums`, charged to the solver's reductions.
 void reduce_sums(Buffer sums, int n, const PoissonLevel& level, const parallel::Reducer& reducer) {
   CommunicationScope scope(level.timers, Phase::poisson_reduction, reducer.blocks_host());
@@ -110,32 +98,6 @@ void residual(Field r, Field x, Field b, const PoissonLevel& level) {
   grid::for_each_owned_cell(
       "poisson::residual", level.shape,
       KOKKOS_LAMBDA(int i, int j, int k) { r(i, j, k) = b(i, j, k) - laplacian_at(x, i, j, k, w); });
-}
-
-void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour) {
-  const auto w = level.weights();
-  const auto fold = physical_faces(level);
-  const int g = level.shape.ghost, nx = level.shape.cells[0], ny = level.shape.cells[1], nz = level.shape.cells[2];
-  const auto& o = level.decomp.offset;
-  const int parity = (colour + o[0] + o[1] + o[2]) & 1;
-  const char* label = colour == 0 ? "poisson::rbgs_red" : "poisson::rbgs_black";
-  // x runs over half the row: cell li = 2 h + s, where s puts (li + lj + lk + offsets) on the colour.
-  grid::for_each_box_point(
-      label, {0, 0, 0}, {(nx + 1) / 2, ny, nz}, KOKKOS_LAMBDA(int h, int lj, int lk) {
-        const int li = 2 * h + ((parity + lj + lk) & 1);
-        if (li >= nx) return;
-        const int i = li + g, j = lj + g, k = lk + g;
-        Real neighbours = laplacian_neighbours(x, i, j, k, w);
-        Real diagonal = w.diagonal();
-        // On a physical face the ghost is +-(this cell): solve for it implicitly instead of using its old value.
-        if (li == 0 && fold[0] != 0) neighbours -= w.x * x(i - 1, j, k), diagonal += fold[0] * w.x;
-        if (li == nx - 1 && fold[1] != 0) neighbours -= w.x * x(i + 1, j, k), diagonal += fold[1] * w.x;
-        if (lj == 0 && fold[2] != 0) neighbours -= w.y * x(i, j - 1, k), diagonal += fold[2] * w.y;
-        if (lj == ny - 1 && fold[3] != 0) neighbours -= w.y * x(i, j + 1, k), diagonal += fold[3] * w.y;
-        if (lk == 0 && fold[4] != 0) neighbours -= w.z * x(i, j, k - 1), diagonal += fold[4] * w.z;
-        if (lk == nz - 1 && fold[5] != 0) neighbours -= w.z * x(i, j, k + 1), diagonal += fold[5] * w.z;
-        x(i, j, k) = (b(i, j, k) - neighbours) / diagonal;
-      });
 }
 
 void jacobi_correct(Field x, Field r, const PoissonLevel& level, Real weight) {

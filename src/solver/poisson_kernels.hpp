@@ -47,8 +47,6 @@ Real residual_norm2(Field x, Field b, const PoissonLevel& level, const parallel:
 /// r = b - L(x) on the owned cells.
 void residual(Field r, Field x, Field b, const PoissonLevel& level);
 
-/// One Gauss-Seidel update of the cells of one colour ((global i + j + k) % 2 == colour).
-void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour);
 /// x += weight * r / diagonal (weighted Jacobi from a stored residual).
 void jacobi_correct(Field x, Field r, const PoissonLevel& level, Real weight);
 /// d = previous * d + residual * r / diagonal, then x += d (one Chebyshev sweep from a stored residual).

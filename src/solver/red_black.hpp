@@ -1,0 +1,37 @@
+#pragma once
+// Red-black Gauss-Seidel on the cell-centred Laplacian. A cell's colour is (global i + j + k) % 2; a sweep updates
+// its first colour from the old values of the other, then the second colour from the new first colour. Physical faces
+// are folded into the stencil (the ghost is +-the cell for neumann / dirichlet, solved for implicitly), so a sweep
+// reads only the ghosts shared with neighbour ranks or periodic wraps.
+//
+// Two forms with the same arithmetic per cell:
+//  - colour passes: one in-place kernel per colour, the shared ghosts exchanged in between;
+//  - the fused sweep: one kernel reads the old field once and writes the new one into a second field. Each team takes
+//    a tile of x-y columns and marches up a chunk of z planes, keeping the first colour of the last planes (tile plus
+//    a one-cell rim) in team scratch memory; the second colour of a plane is computed from there, so the first colour
+//    never makes a round trip through device memory. Second-colour cells on a shared face need the neighbour's new
+//    first colour: after the exchange a small kernel updates them in place.
+#include "solver/poisson_level.hpp"
+
+namespace eddy::solver {
+
+/// One Gauss-Seidel update, in place, of the cells of one colour ((global i + j + k) % 2 == colour).
+void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour);
+
+/// True when `level` can take the fused sweep: at least two cells per axis of the stencil on this rank.
+bool fused_sweep_fits(const PoissonLevel& level);
+
+/// Cells per team of the fused sweep along x and y (`eddy bench stencil` times each).
+enum class SweepTile { x64_y8, x64_y4, x32_y8 };
+
+/// out = a red-black sweep of `in` (first colour `first`) on the owned cells, except the second-colour cells on
+/// faces shared with another rank or a periodic wrap; the ghosts of `in` are valid, those of `out` are not touched.
+/// `planes` is the z planes per team (0: chosen from the level's size).
+void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& level, int first, int planes = 0,
+                          SweepTile tile = SweepTile::x64_y8);
+
+/// The second-colour cells on shared faces, in place, from the first colour of `x` (its shared ghosts exchanged);
+/// `old` is the field before the sweep (read only across a periodic wrap over an odd number of cells).
+void sweep_shared_faces(Field x, Field old, Field b, const PoissonLevel& level, int second);
+
+}  // namespace eddy::solver

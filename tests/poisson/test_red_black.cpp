@@ -1,0 +1,102 @@
+// The fused red-black sweep (one kernel into a second field, then the second colour on shared faces) gives the same
+// field as two colour passes with an exchange between them: for every face condition, in 2D and 3D, on blocks that no
+// tile divides, for every tile shape, with one or several teams along z, for both colour orders, on 1, 2 and 4 ranks.
+#include "poisson_test_support.hpp"
+#include "solver/poisson_level.hpp"
+#include "solver/red_black.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+using eddy::Field;
+using eddy::Real;
+using eddy::solver::PressureBoundary;
+using eddy::solver::SweepTile;
+using eddy::testing::PoissonSetup;
+
+namespace {
+
+Real rough(Real x, Real y, Real z) { return std::sin(37 * x + 3 * y) + std::cos(23 * y - 11 * z) + x * z; }
+Real source(Real x, Real y, Real z) { return 40 * std::cos(5 * x - 2 * z) * std::sin(7 * y); }
+
+// Largest |a - b| and largest |b| over the owned cells of every rank.
+std::array<Real, 2> max_difference(const PoissonSetup& setup, Field a, Field b) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  const int g = setup.problem.shape.ghost;
+  const auto& n = setup.problem.shape.cells;
+  Real difference = 0, size = 0;
+  for (int k = g; k < g + n[2]; ++k)
+    for (int j = g; j < g + n[1]; ++j)
+      for (int i = g; i < g + n[0]; ++i) {
+        difference = std::max(difference, std::abs(ha(i, j, k) - hb(i, j, k)));
+        size = std::max(size, std::abs(hb(i, j, k)));
+      }
+  return {setup.reducer->max(difference), setup.reducer->max(size)};
+}
+
+void expect_fused_equals_passes(int dim, eddy::Int3 cells, const eddy::testing::PressureFaces& faces, int planes,
+                                eddy::solver::SweepTile tile) {
+  PoissonSetup setup(MPI_COMM_WORLD, dim, cells, faces);
+  const auto& p = setup.problem;
+  const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
+  ASSERT_TRUE(eddy::solver::fused_sweep_fits(level));
+  eddy::solver::GhostFiller ghosts(*setup.context, level, eddy::config::CommBackend::automatic, true);
+  Field rhs = setup.field_from(source);
+  for (int first : {0, 1}) {
+    SCOPED_TRACE("dim " + std::to_string(dim) + " tile " + std::to_string(static_cast<int>(tile)) + " planes " +
+                 std::to_string(planes) + " first colour " + std::to_string(first) + " faces " +
+                 std::to_string(static_cast<int>(faces[0])) + std::to_string(static_cast<int>(faces[1])) +
+                 std::to_string(static_cast<int>(faces[2])) + std::to_string(static_cast<int>(faces[4])));
+    Field start = setup.field_from(rough), passes = setup.field_from(rough);
+    ghosts.fill(start);
+    ghosts.fill(passes);
+    eddy::solver::red_black_sweep(passes, rhs, level, first);
+    ghosts.exchange(passes);
+    eddy::solver::red_black_sweep(passes, rhs, level, 1 - first);
+    ghosts.fill(passes);
+
+    Field fused = eddy::fields::make_field("fused", p.shape);
+    eddy::solver::fused_sweep_interior(fused, start, rhs, level, first, planes, tile);
+    ghosts.exchange(fused);
+    eddy::solver::sweep_shared_faces(fused, start, rhs, level, 1 - first);
+    ghosts.fill(fused);
+
+    const auto [difference, size] = max_difference(setup, fused, passes);
+    EXPECT_LE(difference, 1e-13 * size);
+    const auto [change, unused] = max_difference(setup, start, passes);
+    EXPECT_GT(change, 0.1 * size);  // the sweep did change the field
+  }
+}
+
+std::vector<eddy::testing::PressureFaces> face_sets(int dim) {
+  using PB = PressureBoundary;
+  std::vector<eddy::testing::PressureFaces> all = {
+      eddy::testing::uniform_faces(PB::neumann, dim),
+      eddy::testing::uniform_faces(PB::dirichlet, dim),
+      eddy::testing::uniform_faces(PB::periodic, dim),
+      {PB::periodic, PB::periodic, PB::neumann, PB::dirichlet, PB::dirichlet, PB::neumann},
+      {PB::dirichlet, PB::neumann, PB::periodic, PB::periodic, PB::periodic, PB::periodic}};
+  if (dim == 2) {
+    for (auto& f : all) f[4] = f[5] = PB::periodic;
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST(RedBlack, FusedSweepEqualsColourPasses3D) {
+  for (const auto& faces : face_sets(3)) {
+    for (int planes : {0, 3, 32}) {
+      for (auto tile : {SweepTile::x64_y8, SweepTile::x64_y4, SweepTile::x32_y8}) {
+        expect_fused_equals_passes(3, {37, 21, 19}, faces, planes, tile);
+      }
+    }
+  }
+}
+
+TEST(RedBlack, FusedSweepEqualsColourPasses2D) {
+  for (const auto& faces : face_sets(2)) expect_fused_equals_passes(2, {45, 35, 1}, faces, 0, SweepTile::x64_y8);
+}
