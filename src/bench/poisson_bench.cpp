@@ -8,6 +8,7 @@
 #include "parallel/reducer.hpp"
 #include "solver/multigrid.hpp"
 #include "solver/poisson_kernels.hpp"
+#include "solver/red_black.hpp"
 
 #include <cstdio>
 #include <map>
@@ -72,19 +73,27 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   config.atol = 0;
   config.max_iterations = config.solver == config::PoissonSolverType::multigrid ? 100 : 5000;
 
-  // One V-cycle: the cost that a warm-started projection step pays a few times.
-  solver::Multigrid multigrid(level, context, reducer, config, problem.halo_backend);
-  multigrid.top_ghosts().fill(phi);
-  for (int w = 0; w < 2; ++w) multigrid.cycle(phi, rhs);
-  Kokkos::fence("bench::warm_up");
-  std::vector<double> cycle_times;
-  for (int r = 0; r < reps; ++r) {
-    Kokkos::Timer timer;
-    multigrid.cycle(phi, rhs);
-    Kokkos::fence("bench::cycle");
-    cycle_times.push_back(timer.seconds());
-  }
-  const double cycle_time = reducer.max(median(cycle_times));
+  // One V-cycle: the cost that a warm-started projection step pays a few times. With red-black smoothing, also with
+  // the sweeps as colour passes where the fused sweep is the default (the same iterates, another kernel form).
+  const auto time_cycle = [&](solver::SweepForm sweeps) {
+    solver::Multigrid multigrid(level, context, reducer, config, problem.halo_backend, false, sweeps);
+    Kokkos::deep_copy(phi, Real(0));
+    multigrid.top_ghosts().fill(phi);
+    for (int w = 0; w < 2; ++w) multigrid.cycle(phi, rhs);
+    Kokkos::fence("bench::warm_up");
+    std::vector<double> cycle_times;
+    for (int r = 0; r < reps; ++r) {
+      Kokkos::Timer timer;
+      multigrid.cycle(phi, rhs);
+      Kokkos::fence("bench::cycle");
+      cycle_times.push_back(timer.seconds());
+    }
+    return std::pair{reducer.max(median(cycle_times)), multigrid.level_count()};
+  };
+  const auto [cycle_time, levels] = time_cycle(solver::SweepForm::automatic);
+  const bool compare_passes =
+      config.smoother == config::SmootherType::red_black_gauss_seidel && solver::fused_sweep_pays;
+  const double passes_cycle_time = compare_passes ? time_cycle(solver::SweepForm::colour_passes).first : 0;
 
   // Full solves from zero.
   auto solver = solver::make_poisson_solver(config, problem, context, reducer);
@@ -103,11 +112,12 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
 
   if (context.rank() == 0) {
     std::printf("poisson benchmark: %d^%d cells, Neumann faces, %d rank(s), %d multigrid levels, %s V(%d,%d)\n", n, dim,
-                context.size(), multigrid.level_count(), config::to_string(config.smoother).c_str(), config.pre_smooth,
+                context.size(), levels, config::to_string(config.smoother).c_str(), config.pre_smooth,
                 config.post_smooth);
     std::printf("%-36s %14s\n", "quantity", "value");
     std::printf("%-36s %14.4f\n", "V-cycle time [ms] (median)", 1e3 * cycle_time);
     std::printf("%-36s %14.3e\n", "V-cycle cells/s", unknowns / cycle_time);
+    if (compare_passes) std::printf("%-36s %14.4f\n", "V-cycle, colour-pass sweeps [ms]", 1e3 * passes_cycle_time);
     std::printf("%-36s %14s\n", "solver", solver->name().c_str());
     std::printf("%-36s %14d\n", "iterations to 1e-10", stats.iterations);
     std::printf("%-36s %14.3e\n", "final relative residual", stats.final_residual / stats.rhs_norm);

@@ -9,7 +9,8 @@ namespace eddy::config {
 //   bodies                   the pressure of the last stage (incremental projection)       1 field
 //   Poisson solver           multigrid: rhs and residual on the fine level, plus correction, rhs and residual
 //                            on the coarse levels, which together hold 1/(2^d - 1) of the fine points (1/7 in 3D);
-//                            Jacobi or Chebyshev smoothing add a residual (and Chebyshev its step) on every level
+//                            Jacobi or Chebyshev smoothing add a residual (and Chebyshev its step) on every level,
+//                            red-black Gauss-Seidel the second field of its fused sweep (used on GPUs; counted always)
 //                            mg_cg: the multigrid above plus CG's direction, operator image and preconditioned
 //                            residual (3); cg: rhs, residual, direction, operator image (4); jacobi: rhs and the
 //                            previous iterate (2)
@@ -24,9 +25,7 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
   const int dims = deck.domain.dimensions;
   const double coarse_fraction = 1.0 / ((1 << dims) - 1);
   const double levels = 1.0 + coarse_fraction;
-  double smoother_fields = 0;
-  if (deck.pressure.smoother == SmootherType::jacobi) smoother_fields = levels;
-  if (deck.pressure.smoother == SmootherType::chebyshev) smoother_fields = 2 * levels;
+  const double smoother_fields = deck.pressure.smoother == SmootherType::chebyshev ? 2 * levels : levels;
   const double multigrid_fields = 2.0 + 3.0 * coarse_fraction + smoother_fields;
   double poisson_fields = 0;
   switch (deck.pressure.solver) {

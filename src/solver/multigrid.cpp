@@ -19,8 +19,10 @@ Real jacobi_weight(int dimensions) { return dimensions == 2 ? Real(0.8) : Real(6
 }  // namespace
 
 Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
-                     const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric)
+                     const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric,
+                     SweepForm sweeps)
     : config_(config), symmetric_(symmetric) {
+  const bool fused = sweeps == SweepForm::fused || (sweeps == SweepForm::automatic && fused_sweep_pays);
   if (symmetric_) config_.post_smooth = config_.pre_smooth;
   const bool polynomial = config.smoother != config::SmootherType::red_black_gauss_seidel;
   const bool chebyshev = config.smoother == config::SmootherType::chebyshev;
@@ -38,7 +40,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
       level.b = fields::make_field("mg::b", geometry.shape);
     }
     if (polynomial) level.r = fields::make_field("mg::r", geometry.shape);
-    if (!polynomial && fused_sweep_fits(geometry)) level.twin = fields::make_field("mg::twin", geometry.shape);
+    if (!polynomial && fused && fused_sweep_fits(geometry)) level.twin = fields::make_field("mg::twin", geometry.shape);
     if (chebyshev) {
       level.d = fields::make_field("mg::d", geometry.shape);
       const auto w = geometry.weights();

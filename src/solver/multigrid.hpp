@@ -9,6 +9,8 @@
 // Ghost traffic per level and cycle: red-black sweeps fold physical faces into the stencil, so between colours only
 // neighbour-rank and periodic ghosts are exchanged (nothing at all on one rank with walls); physical ghosts are set
 // once after each smoothing phase, where the residual and the prolongation read them. 2D levels never copy z ghosts.
+// On GPUs pairs of red-black sweeps run fused (solver/red_black.hpp): the level's second field takes the first sweep
+// and gives the second back, with the same two exchanges per sweep as the colour passes.
 #include "solver/chebyshev.hpp"
 #include "solver/coarse_solver.hpp"
 #include "solver/conjugate_gradient.hpp"
@@ -18,6 +20,10 @@
 
 namespace eddy::solver {
 
+/// How red-black Gauss-Seidel runs its sweeps (solver/red_black.hpp): `automatic` takes the fused sweep, for pairs of
+/// sweeps, where it is the faster form (GPUs) and the colour passes elsewhere; the iterates agree to round-off.
+enum class SweepForm { automatic, colour_passes, fused };
+
 class Multigrid : public Preconditioner {
  public:
   /// Builds the hierarchy under `top` (coarsening rule: see coarsening_factor). `symmetric` makes post-smoothing the
@@ -25,7 +31,8 @@ class Multigrid : public Preconditioner {
   /// converges faster (3D, 32^3, V(2,2): about 0.10 per cycle against 0.17; as the flexible-CG preconditioner 7
   /// iterations to 1e-10 against 8).
   Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
-            const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric = false);
+            const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric = false,
+            SweepForm sweeps = SweepForm::automatic);
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
   void cycle(Field x, Field b);
   /// One cycle from z = 0 (the preconditioner of MG-CG).

@@ -141,11 +141,13 @@ struct FaceNeighbours {
 };
 
 // The fused sweep's tile of x-y columns (tx by ty cells) and its scratch ring of first-colour planes (the tile plus a
-// one-cell rim). A ring of four planes lets plane m + 2 be written while m - 1, m and m + 1 are read: one barrier per
-// plane.
+// one-cell rim). Only the first colour is stored, half a rim row per row: rim point a (-1 .. tx) sits at (a + 1) / 2,
+// so neighbouring threads touch neighbouring words. A ring of four planes lets plane m + 2 be written while m - 1, m
+// and m + 1 are read: one barrier per plane.
 template <int tx, int ty, int min_teams = 0>
 struct Tile {
-  static constexpr int x = tx, y = ty, rim_x = tx + 2, rim_y = ty + 2, rim_points = rim_x * rim_y, ring_planes = 4;
+  static constexpr int x = tx, y = ty, rim_x = tx + 2, rim_y = ty + 2, row_points = rim_x / 2;
+  static constexpr int plane_points = rim_y * row_points, ring_planes = 4;
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   static constexpr int threads = tx * ty / 2;  // one per pair of cells of a row
 #else
@@ -157,7 +159,7 @@ struct Tile {
       Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>>;
   static KOKKOS_INLINE_FUNCTION int slot(int plane) { return (plane + ring_planes) % ring_planes; }
   static KOKKOS_INLINE_FUNCTION int at(int plane, int a, int c) {
-    return slot(plane) * rim_points + (c + 1) * rim_x + a + 1;
+    return slot(plane) * plane_points + (c + 1) * row_points + ((a + 1) >> 1);
   }
 };
 
@@ -215,7 +217,7 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
   const int chunk = planes > 0 ? planes : planes_per_team(static_cast<long long>(tiles_x) * tiles_y, nz);
   const int teams = tiles_x * tiles_y * ((nz + chunk - 1) / chunk);
   const int first_parity = (first + s.offset_parity) & 1;
-  const std::size_t ring_bytes = T::ring_planes * T::rim_points * sizeof(Real);
+  const std::size_t ring_bytes = T::ring_planes * T::plane_points * sizeof(Real);
   typename T::Policy policy(teams, T::threads);
   policy.set_scratch_size(0, Kokkos::PerTeam(ring_bytes));
   Kokkos::parallel_for(
@@ -227,9 +229,9 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
         // Plane lk's first colour goes into the ring, then plane lk - 1's cells are written from it.
         for (int lk = k0 - 1; lk <= k1; ++lk) {
           if (lk >= 0 && lk < nz) {
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::rim_y * (T::rim_x / 2)), [&](int p) {
-              const int c = p / (T::rim_x / 2) - 1, lj = j0 + c;
-              const int li = i0 - 1 + 2 * (p % (T::rim_x / 2)) + ((first_parity + i0 - 1 + lj + lk) & 1);
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::plane_points), [&](int p) {
+              const int c = p / T::row_points - 1, lj = j0 + c;
+              const int li = i0 - 1 + 2 * (p % T::row_points) + ((first_parity + i0 - 1 + lj + lk) & 1);
               const int a = li - i0;
               if (li < 0 || li >= s.n[0] || lj < 0 || lj >= s.n[1]) return;
               if ((c < 0 || c >= T::y) && (a < 0 || a >= T::x)) return;  // rim corners are never read
@@ -269,8 +271,8 @@ void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& leve
       return fused_tiles<Tile<64, 8, 6>>(out, in, b, s, first, planes);
     case SweepTile::x64_y4:
       return fused_tiles<Tile<64, 4, 12>>(out, in, b, s, first, planes);
-    case SweepTile::x32_y8:
-      return fused_tiles<Tile<32, 8, 12>>(out, in, b, s, first, planes);
+    case SweepTile::x64_y16:
+      return fused_tiles<Tile<64, 16, 3>>(out, in, b, s, first, planes);
   }
 }
 
