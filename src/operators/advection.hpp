@@ -1,13 +1,15 @@
 #pragma once
-// Advection term of the momentum equation on every face the momentum equation advances.
+// The explicit tendency of the momentum equation on every face it advances: advection -div(u u_i) (central or upwind
+// fluxes, operators/advection_stencil.hpp) and diffusion nu Laplacian(u_i) (second-order central), in one kernel per
+// component so the tendency is written once.
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
 
 namespace eddy::operators {
 
-/// Writes -div(u u_i) of each component into `rhs` (central or upwind fluxes); velocity ghosts must be valid.
-void compute_advection(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
-                       config::AdvectionScheme scheme);
+/// Writes -div(u u_i) + nu Laplacian(u_i) of each component into `rhs`; velocity ghosts must be valid.
+void compute_momentum_tendency(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
+                               config::AdvectionScheme scheme, Real viscosity);
 
 }  // namespace eddy::operators

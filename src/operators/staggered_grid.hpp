@@ -5,6 +5,8 @@
 #include "grid/decomposition.hpp"
 #include "grid/index_ranges.hpp"
 
+#include <utility>
+
 namespace eddy::operators {
 
 /// Inverse spacings and their squares, copied by value into kernels.
@@ -27,16 +29,24 @@ struct StaggeredGrid {
   int components() const { return three_d ? 3 : 2; }
 
   /// Faces of component `axis` owned by this rank, with the low and high physical boundary faces included on request
-  /// (the high boundary face is an owned index, the low one a ghost index; both are set by boundary conditions).
-  grid::Policy3 faces(int axis, bool low_boundary, bool high_boundary) const {
+  /// (the high boundary face is an owned index, the low one a ghost index; both are set by boundary conditions): the
+  /// box [lo, hi) of view indices.
+  std::pair<Int3, Int3> face_box(int axis, bool low_boundary, bool high_boundary) const {
     Int3 lo{shape.ghost, shape.ghost, shape.ghost};
     Int3 hi{shape.ghost + shape.cells[0], shape.ghost + shape.cells[1], shape.ghost + shape.cells[2]};
     if (low_boundary && physical[axis][0]) lo[axis] -= 1;
     if (!high_boundary && physical[axis][1]) hi[axis] -= 1;
+    return {lo, hi};
+  }
+  /// face_box as a 3D policy.
+  grid::Policy3 faces(int axis, bool low_boundary, bool high_boundary) const {
+    const auto [lo, hi] = face_box(axis, low_boundary, high_boundary);
     return grid::box(lo, hi);
   }
   /// Faces of component `axis` advanced by the momentum equation (no physical boundary face).
   grid::Policy3 momentum_faces(int axis) const { return faces(axis, false, false); }
+  /// The box of momentum_faces.
+  std::pair<Int3, Int3> momentum_box(int axis) const { return face_box(axis, false, false); }
 };
 
 /// The staggered view of a decomposed block with the given field shape.

@@ -7,7 +7,6 @@
 #include "fields/face_vector.hpp"
 #include "grid/index_ranges.hpp"
 #include "operators/advection.hpp"
-#include "operators/diffusion.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reducer.hpp"
 #include "physics/coupled_physics.hpp"
@@ -195,8 +194,7 @@ struct Simulation::Impl {
       const Stage& stage = stages.stages[s];
       {
         auto scope = timers.time(Phase::advance);
-        operators::compute_advection(state, rhs_current, grid, deck.numerics.advection);
-        operators::add_diffusion(state, rhs_current, grid, deck.physics.viscosity);
+        operators::compute_momentum_tendency(state, rhs_current, grid, deck.numerics.advection, deck.physics.viscosity);
         physics.add_momentum_sources(rhs_current);
         physics.advance_scalars(state, dt * stage.gamma, dt * stage.zeta);
         apply_stage_update(state, rhs_current, rhs_previous, dt * stage.gamma, dt * stage.zeta, grid);

@@ -1,5 +1,7 @@
 #include "time/stage_update.hpp"
 
+#include "grid/cell_loops.hpp"
+
 namespace eddy::time {
 
 void apply_stage_update(const fields::FlowState& state, const fields::FaceVector& current,
@@ -12,13 +14,13 @@ void apply_stage_update(const fields::FlowState& state, const fields::FaceVector
   const Real a = current_weight, b = previous_weight;
   for (int axis = 0; axis < grid.components(); ++axis) {
     const Field f = velocity[axis], now = rhs_now[axis], before = rhs_before[axis];
+    const auto [lo, hi] = grid.momentum_box(axis);
     if (b == 0) {
-      Kokkos::parallel_for(
-          labels[axis], grid.momentum_faces(axis),
-          KOKKOS_LAMBDA(int i, int j, int k) { f(i, j, k) += a * now(i, j, k); });
+      grid::for_each_box_point(
+          labels[axis], lo, hi, KOKKOS_LAMBDA(int i, int j, int k) { f(i, j, k) += a * now(i, j, k); });
     } else {
-      Kokkos::parallel_for(
-          labels[axis], grid.momentum_faces(axis),
+      grid::for_each_box_point(
+          labels[axis], lo, hi,
           KOKKOS_LAMBDA(int i, int j, int k) { f(i, j, k) += a * now(i, j, k) + b * before(i, j, k); });
     }
   }
