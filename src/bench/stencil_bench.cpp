@@ -207,14 +207,14 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
         reps, reducer);
   };
   rows.push_back(
-      {"rbgs sweep (production)", 24, time_both_colours([&](int c) { solver::red_black_sweep(x, b, level, c); })});
+      {"rbgs sweep, colour passes", 24, time_both_colours([&](int c) { solver::red_black_sweep(x, b, level, c); })});
 
-  // The span form of red-black Gauss-Seidel must update as the production sweep (to round-off) before it is timed.
+  // The span form of red-black Gauss-Seidel must update as the colour passes (to round-off) before it is timed.
   Field x_span = fields::make_field("bench::x_span", level.shape);
   Kokkos::deep_copy(x_span, x);
   for (int c = 0; c < 2; ++c) solver::red_black_sweep(x, b, level, c);
   for (int c = 0; c < 2; ++c) red_black_span(x_span, b, level, c);
-  require(max_difference(x, x_span) < 1e-12, "bench stencil: the span red-black sweep differs from the production one");
+  require(max_difference(x, x_span) < 1e-12, "bench stencil: the span red-black sweep differs from the colour passes");
   rows.push_back(
       {"rbgs sweep, 3D tiling", 24, time_both_colours([&](int c) { red_black_tiled(x_span, b, level, c); })});
   rows.push_back(
@@ -226,7 +226,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
     const char* name;
   };
   using solver::SweepTile;
-  for (const FusedVariant v : {FusedVariant{SweepTile::x64_y8, "rbgs sweep, fused 64x8"},
+  for (const FusedVariant v : {FusedVariant{SweepTile::x64_y8, "rbgs sweep, fused 64x8 (GPU)"},
                                FusedVariant{SweepTile::x64_y4, "rbgs sweep, fused 64x4"},
                                FusedVariant{SweepTile::x64_y16, "rbgs sweep, fused 64x16"}}) {
     const auto sweep = [&] {

@@ -3,8 +3,6 @@
 #include "core/error.hpp"
 #include "grid/cell_loops.hpp"
 
-#include <type_traits>
-
 namespace eddy::solver {
 namespace {
 
@@ -144,7 +142,7 @@ struct FaceNeighbours {
 // one-cell rim). Only the first colour is stored, half a rim row per row: rim point a (-1 .. tx) sits at (a + 1) / 2,
 // so neighbouring threads touch neighbouring words. A ring of four planes lets plane m + 2 be written while m - 1, m
 // and m + 1 are read: one barrier per plane.
-template <int tx, int ty, int min_teams = 0>
+template <int tx, int ty, int min_teams>
 struct Tile {
   static constexpr int x = tx, y = ty, rim_x = tx + 2, rim_y = ty + 2, row_points = rim_x / 2;
   static constexpr int plane_points = rim_y * row_points, ring_planes = 4;
@@ -153,10 +151,9 @@ struct Tile {
 #else
   static constexpr int threads = 1;
 #endif
-  /// Launch bounds: at least `min_teams` teams resident per multiprocessor (0: the compiler's choice of registers).
-  using Policy = std::conditional_t<
-      min_teams == 0, Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>,
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>>;
+  // Launch bounds: room for `min_teams` teams per multiprocessor (40 registers a thread; more teams hide the barriers).
+  using Policy =
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>;
   static KOKKOS_INLINE_FUNCTION int slot(int plane) { return (plane + ring_planes) % ring_planes; }
   static KOKKOS_INLINE_FUNCTION int at(int plane, int a, int c) {
     return slot(plane) * plane_points + (c + 1) * row_points + ((a + 1) >> 1);
