@@ -1,5 +1,6 @@
 #include "operators/divergence.hpp"
 
+#include "grid/cell_loops.hpp"
 #include "operators/divergence_stencil.hpp"
 
 namespace eddy::operators {
@@ -8,8 +9,8 @@ void compute_divergence(const fields::FlowState& state, const Field& out, const 
   const Field u = state.u, v = state.v, w = state.w, target = out;
   const InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
-  Kokkos::parallel_for(
-      "flow::divergence", grid::owned_cells(grid.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+  grid::for_each_owned_cell(
+      "flow::divergence", grid.shape, KOKKOS_LAMBDA(int i, int j, int k) {
         target(i, j, k) = scale * divergence_at_center(u, v, w, i, j, k, inv, three_d);
       });
 }
@@ -19,8 +20,8 @@ Real local_max_abs_divergence(const fields::FlowState& state, const StaggeredGri
   const InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
   Real result = 0;
-  Kokkos::parallel_reduce(
-      "flow::max_divergence", grid::owned_cells(grid.shape),
+  grid::reduce_over_owned_cells(
+      "flow::max_divergence", grid.shape,
       KOKKOS_LAMBDA(int i, int j, int k, Real& local) {
         const Real d = Kokkos::fabs(divergence_at_center(u, v, w, i, j, k, inv, three_d));
         if (d > local) local = d;
