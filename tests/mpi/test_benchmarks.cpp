@@ -13,6 +13,12 @@ TEST(Benchmarks, HaloAndReduceRunOnSmallProblems) {
   EXPECT_EQ(eddy::bench::run({"reduce", "--reps", "20", "--values", "3"}, context), 0);
 }
 
+TEST(Benchmarks, StepRunsStrongAndWeakScaled) {
+  eddy::parallel::Context context;
+  EXPECT_EQ(eddy::bench::run({"step", "--n", "16", "--steps", "2", "--warmup", "1"}, context), 0);
+  EXPECT_EQ(eddy::bench::run({"step", "--n", "16", "--steps", "2", "--warmup", "1", "--weak"}, context), 0);
+}
+
 TEST(Benchmarks, UnknownNamesAndOptionsAreRejected) {
   eddy::parallel::Context context;
   EXPECT_THROW(eddy::bench::run({"nonexistent"}, context), eddy::Error);

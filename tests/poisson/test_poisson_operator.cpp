@@ -1,7 +1,8 @@
-// The discrete Laplacian, the pressure ghost conditions, the deck-to-pressure boundary mapping and the multigrid
-// coarsening rule.
+// The discrete Laplacian, the pressure ghost conditions, the deck-to-pressure boundary mapping, the multigrid
+// coarsening rule and the prolongation.
 #include "poisson_test_support.hpp"
 #include "solver/laplacian.hpp"
+#include "solver/poisson_kernels.hpp"
 #include "solver/poisson_level.hpp"
 
 #include <gtest/gtest.h>
@@ -104,4 +105,43 @@ TEST(PoissonOperator, CoarseningStopsWhereAnyBlockIsOddOrSmall) {
   eddy::solver::PoissonLevel flat;
   flat.decomp = eddy::grid::plan_decomposition(plane, 3, 1, {3, 1, 1});
   EXPECT_EQ(eddy::solver::coarsening_factor(flat), (eddy::Int3{1, 2, 1}));
+}
+
+TEST(PoissonOperator, ProlongationIsExactOnLinearFunctions) {
+  struct Case {
+    int dim;
+    eddy::Int3 cells, factor;
+  };
+  const Case cases[] = {{3, {8, 8, 8}, {2, 2, 2}},
+                        {3, {8, 8, 8}, {1, 2, 2}},
+                        {3, {8, 8, 8}, {2, 1, 2}},
+                        {2, {8, 8, 1}, {2, 2, 1}},
+                        {2, {8, 8, 1}, {1, 2, 1}}};
+  for (const auto& c : cases) {
+    PoissonSetup setup(MPI_COMM_WORLD, c.dim, c.cells, eddy::testing::uniform_faces(PressureBoundary::neumann, c.dim),
+                       1, {1.0, 0.5, 2.0});
+    const eddy::solver::PoissonLevel fine{setup.problem.decomp, setup.problem.shape, setup.problem.spacing,
+                                          setup.problem.faces};
+    const auto coarse = eddy::solver::coarsen(fine, c.factor);
+    const Real slope_z = c.dim == 3 ? 0.4 : 0;
+    auto linear = [&](Real x, Real y, Real z) { return 0.3 + 1.1 * x - 0.7 * y + slope_z * z; };
+    // The coarse correction holds the linear function at its centres, ghosts included.
+    Field coarse_x = eddy::fields::make_field("coarse_x", coarse.shape);
+    auto host = Kokkos::create_mirror_view(coarse_x);
+    const int g = coarse.shape.ghost;
+    auto centre = [&](int axis, int index) {
+      return (coarse.decomp.offset[axis] + index - g + 0.5) * coarse.spacing[axis];
+    };
+    for (int k = 0; k < coarse.shape.extent(2); ++k)
+      for (int j = 0; j < coarse.shape.extent(1); ++j)
+        for (int i = 0; i < coarse.shape.extent(0); ++i)
+          host(i, j, k) = linear(centre(0, i), centre(1, j), centre(2, k));
+    Kokkos::deep_copy(coarse_x, host);
+    auto before = [](Real x, Real y, Real) { return 2 - x * y; };
+    Field x = setup.field_from(before);
+    eddy::solver::prolong_add(x, coarse_x, fine, coarse, c.factor);
+    Field expected = setup.field_from([&](Real x, Real y, Real z) { return before(x, y, z) + linear(x, y, z); });
+    EXPECT_LT(setup.rms_difference(x, expected, false), 1e-13)
+        << c.dim << "D, factor " << c.factor[0] << c.factor[1] << c.factor[2];
+  }
 }
