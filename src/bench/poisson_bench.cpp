@@ -74,9 +74,15 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   config.max_iterations = config.solver == config::PoissonSolverType::multigrid ? 100 : 5000;
 
   // One V-cycle: the cost that a warm-started projection step pays a few times. With red-black smoothing, also with
-  // the sweeps as colour passes where the fused sweep is the default (the same iterates, another kernel form).
-  const auto time_cycle = [&](solver::SweepForm sweeps) {
-    solver::Multigrid multigrid(level, context, reducer, config, problem.halo_backend, false, sweeps);
+  // the sweeps as colour passes where the fused sweep is the default (the same iterates, another kernel form), and
+  // with every kernel launched from the host where cycles replay as a CUDA graph (the launch overhead).
+  struct CycleTiming {
+    double seconds = 0;
+    int levels = 0;
+    bool replayed = false;
+  };
+  const auto time_cycle = [&](solver::SweepForm sweeps, solver::CycleLaunch launch) {
+    solver::Multigrid multigrid(level, context, reducer, config, problem.halo_backend, false, sweeps, launch);
     Kokkos::deep_copy(phi, Real(0));
     multigrid.top_ghosts().fill(phi);
     for (int w = 0; w < 2; ++w) multigrid.cycle(phi, rhs);
@@ -88,12 +94,17 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
       Kokkos::fence("bench::cycle");
       cycle_times.push_back(timer.seconds());
     }
-    return std::pair{reducer.max(median(cycle_times)), multigrid.level_count()};
+    return CycleTiming{reducer.max(median(cycle_times)), multigrid.level_count(), multigrid.cycles_replayed()};
   };
-  const auto [cycle_time, levels] = time_cycle(solver::SweepForm::automatic);
+  const auto cycle = time_cycle(solver::SweepForm::automatic, solver::CycleLaunch::automatic);
   const bool compare_passes =
       config.smoother == config::SmootherType::red_black_gauss_seidel && solver::fused_sweep_pays;
-  const double passes_cycle_time = compare_passes ? time_cycle(solver::SweepForm::colour_passes).first : 0;
+  const double passes_cycle_time =
+      compare_passes ? time_cycle(solver::SweepForm::colour_passes, solver::CycleLaunch::automatic).seconds : 0;
+  const double direct_cycle_time =
+      cycle.replayed ? time_cycle(solver::SweepForm::automatic, solver::CycleLaunch::kernel_by_kernel).seconds : 0;
+  const double cycle_time = cycle.seconds;
+  const int levels = cycle.levels;
 
   // Full solves from zero.
   auto solver = solver::make_poisson_solver(config, problem, context, reducer);
@@ -118,6 +129,7 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
     std::printf("%-36s %14.4f\n", "V-cycle time [ms] (median)", 1e3 * cycle_time);
     std::printf("%-36s %14.3e\n", "V-cycle cells/s", unknowns / cycle_time);
     if (compare_passes) std::printf("%-36s %14.4f\n", "V-cycle, colour-pass sweeps [ms]", 1e3 * passes_cycle_time);
+    if (cycle.replayed) std::printf("%-36s %14.4f\n", "V-cycle, one launch per kernel [ms]", 1e3 * direct_cycle_time);
     std::printf("%-36s %14s\n", "solver", solver->name().c_str());
     std::printf("%-36s %14d\n", "iterations to 1e-10", stats.iterations);
     std::printf("%-36s %14.3e\n", "final relative residual", stats.final_residual / stats.rhs_norm);

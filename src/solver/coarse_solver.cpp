@@ -93,6 +93,32 @@ std::vector<Real> invert(std::vector<Real> a, int size) {
   return inv;
 }
 
+// x = inverse (b - mean) on a level held by one rank, whose global cell index is the owned cells' x-fastest order:
+// each thread applies one row.
+void apply_inverse_on_device(Field x, Field b, const Kokkos::View<Real**, Kokkos::LayoutLeft, MemSpace>& inverse,
+                             const PoissonLevel& level) {
+  const int nx = level.shape.cells[0], ny = level.shape.cells[1], nz = level.shape.cells[2];
+  const int g = level.shape.ghost, size = nx * ny * nz;
+  const bool singular = level.singular();
+  Kokkos::parallel_for(
+      "coarse::dense_solve", Range(0, size), KOKKOS_LAMBDA(int row) {
+        Real mean = 0;
+        if (singular) {
+          for (int k = 0; k < nz; ++k)
+            for (int j = 0; j < ny; ++j)
+              for (int i = 0; i < nx; ++i) mean += b(i + g, j + g, k + g);
+          mean /= size;
+        }
+        Real sum = 0;
+        int q = 0;
+        for (int k = 0; k < nz; ++k)
+          for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) sum += inverse(row, q++) * (b(i + g, j + g, k + g) - mean);
+        const int i = row % nx, j = row / nx % ny, k = row / (nx * ny);
+        x(i + g, j + g, k + g) = sum;
+      });
+}
+
 }  // namespace
 
 DenseCoarseSolver::DenseCoarseSolver(const PoissonLevel& level, parallel::Context& context)
@@ -125,6 +151,16 @@ DenseCoarseSolver::DenseCoarseSolver(const PoissonLevel& level, parallel::Contex
   const int size = static_cast<int>(level.global_cells());
   require(static_cast<int>(gathered_cell_.size()) == size, "multigrid: the coarse blocks do not tile the level");
   inverse_ = invert(level_matrix(level), size);
+  if (on_device()) {
+    // Column-major, so that the threads of a warp, one row each, read neighbouring words.
+    device_inverse_ = Kokkos::View<Real**, Kokkos::LayoutLeft, MemSpace>("coarse::inverse", size, size);
+    auto host = Kokkos::create_mirror_view(device_inverse_);
+    for (int r = 0; r < size; ++r) {
+      for (int q = 0; q < size; ++q) host(r, q) = inverse_[static_cast<std::size_t>(r) * size + q];
+    }
+    Kokkos::deep_copy(device_inverse_, host);
+    return;
+  }
   local_.resize(own_cell_.size());
   gathered_.resize(size);
   global_b_.resize(size);
@@ -135,6 +171,7 @@ DenseCoarseSolver::DenseCoarseSolver(const PoissonLevel& level, parallel::Contex
 }
 
 void DenseCoarseSolver::solve(Field x, Field b) {
+  if (on_device()) return apply_inverse_on_device(x, b, device_inverse_, level_);
   Kokkos::deep_copy(host_b_, b);
   Kokkos::fence("coarse::gathered_rhs");
   const int g = level_.shape.ghost;

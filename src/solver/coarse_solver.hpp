@@ -1,9 +1,11 @@
 #pragma once
 // Exact solve on the coarsest multigrid level. Every rank gathers the whole level's right-hand side (one
 // MPI_Allgatherv of a few hundred values at most; a host copy of the tiny level on GPUs) and applies the rows of a
-// dense inverse it computed once, for its own cells. So the bottom of a cycle costs the same and gives the same
-// answer however many ranks share the level, without an iteration or a reduction per step. The singular case (no
-// Dirichlet face) solves with the mean of b removed and returns the zero-mean solution, like the Krylov solvers.
+// dense inverse it computed once, for its own cells. A level on one rank is solved by one kernel on the device, with
+// no host round trip (so a whole cycle can be recorded as a CUDA graph). So the bottom of a cycle costs the same and
+// gives the same answer however many ranks share the level, without an iteration or a reduction per step. The singular
+// case (no Dirichlet face) solves with the mean of b removed and returns the zero-mean solution, like the Krylov
+// solvers.
 #include "parallel/context.hpp"
 #include "solver/poisson_level.hpp"
 
@@ -22,6 +24,8 @@ class DenseCoarseSolver {
   DenseCoarseSolver(const PoissonLevel& level, parallel::Context& context);
   /// x = L^-1 b on the owned cells (ghosts of x are left to the caller).
   void solve(Field x, Field b);
+  /// True when the solve only enqueues device work (the level lies on one rank).
+  bool on_device() const { return ranks_ == 1; }
 
  private:
   PoissonLevel level_;
@@ -33,6 +37,7 @@ class DenseCoarseSolver {
   std::vector<Real> inverse_;                // N x N, row-major
   std::vector<Real> local_, gathered_, global_b_;
   Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace> host_x_, host_b_;
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemSpace> device_inverse_;  // one rank: the inverse on the device
 };
 
 }  // namespace eddy::solver

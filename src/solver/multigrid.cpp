@@ -20,9 +20,8 @@ Real jacobi_weight(int dimensions) { return dimensions == 2 ? Real(0.8) : Real(6
 
 Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
                      const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric,
-                     SweepForm sweeps)
+                     SweepForm sweeps, CycleLaunch launch)
     : config_(config), symmetric_(symmetric) {
-  const bool fused = sweeps == SweepForm::fused || (sweeps == SweepForm::automatic && fused_sweep_pays);
   if (symmetric_) config_.post_smooth = config_.pre_smooth;
   const bool polynomial = config.smoother != config::SmootherType::red_black_gauss_seidel;
   const bool chebyshev = config.smoother == config::SmootherType::chebyshev;
@@ -40,7 +39,9 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
       level.b = fields::make_field("mg::b", geometry.shape);
     }
     if (polynomial) level.r = fields::make_field("mg::r", geometry.shape);
-    if (!polynomial && fused && fused_sweep_fits(geometry)) level.twin = fields::make_field("mg::twin", geometry.shape);
+    const bool fuse_here = sweeps == SweepForm::fused ? fused_sweep_fits(geometry)
+                                                      : sweeps == SweepForm::automatic && fused_sweep_pays_on(geometry);
+    if (!polynomial && fuse_here) level.twin = fields::make_field("mg::twin", geometry.shape);
     if (chebyshev) {
       level.d = fields::make_field("mg::d", geometry.shape);
       const auto w = geometry.weights();
@@ -60,15 +61,20 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   } else {
     bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_backend, false);
   }
+  // One rank and a device bottom solve: the cycle is kernels only. Every rank of the top level decides the same way.
+  int ranks = 1;
+  parallel::check_mpi(MPI_Comm_size(context.comm(), &ranks), "MPI_Comm_size(multigrid)");
+  const bool device_only = ranks == 1 && dense_bottom_ && dense_bottom_->on_device();
+  graph_ = std::make_unique<LaunchGraph>(launch == CycleLaunch::automatic && device_only);
 }
 
 void Multigrid::cycle(Field x, Field b) {
   ProfileRegion region("poisson::mg_cycle");
-  visit(0, x, b, config_.cycle);
+  graph_->run(x.data(), b.data(), [&] { visit(0, x, b, config_.cycle); });
 }
 
 void Multigrid::apply(Field z, Field r) {
-  Kokkos::deep_copy(z, Real(0));
+  Kokkos::deep_copy(ExecSpace(), z, Real(0));
   cycle(z, r);
 }
 
@@ -87,7 +93,7 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type) {
   auto& coarse = levels_[l + 1];
   smooth(l, x, b, false);
   restrict_residual(coarse.b, x, b, fine.geometry, coarse.geometry, fine.factor);
-  Kokkos::deep_copy(coarse.x, Real(0));
+  Kokkos::deep_copy(ExecSpace(), coarse.x, Real(0));
   switch (type) {
     case config::CycleType::v:
       visit(l + 1, coarse.x, coarse.b, type);

@@ -9,8 +9,10 @@
 // Ghost traffic per level and cycle: red-black sweeps fold physical faces into the stencil, so between colours only
 // neighbour-rank and periodic ghosts are exchanged (nothing at all on one rank with walls); physical ghosts are set
 // once after each smoothing phase, where the residual and the prolongation read them. 2D levels never copy z ghosts.
-// On GPUs pairs of red-black sweeps run fused (solver/red_black.hpp): the level's second field takes the first sweep
-// and gives the second back, with the same two exchanges per sweep as the colour passes.
+// On the large levels of GPU runs pairs of red-black sweeps run fused (solver/red_black.hpp): the level's second field
+// takes the first sweep and gives the second back, with the same two exchanges per sweep as the colour passes. On one
+// GPU a whole cycle, bottom solve included, is device work only and replays as one CUDA graph (core/launch_graph.hpp).
+#include "core/launch_graph.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/coarse_solver.hpp"
 #include "solver/conjugate_gradient.hpp"
@@ -21,8 +23,13 @@
 namespace eddy::solver {
 
 /// How red-black Gauss-Seidel runs its sweeps (solver/red_black.hpp): `automatic` takes the fused sweep, for pairs of
-/// sweeps, where it is the faster form (GPUs) and the colour passes elsewhere; the iterates agree to round-off.
+/// sweeps, on the levels where it is the faster form (fused_sweep_pays_on: large levels on GPUs) and the colour passes
+/// elsewhere; `fused` takes it wherever it fits. The iterates agree to round-off.
 enum class SweepForm { automatic, colour_passes, fused };
+
+/// How a cycle reaches the GPU: `automatic` replays it as a CUDA graph where it runs on one rank and its bottom solve
+/// stays on the device, `kernel_by_kernel` launches every kernel from the host; the iterates are the same.
+enum class CycleLaunch { automatic, kernel_by_kernel };
 
 class Multigrid : public Preconditioner {
  public:
@@ -32,7 +39,7 @@ class Multigrid : public Preconditioner {
   /// iterations to 1e-10 against 8).
   Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
             const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric = false,
-            SweepForm sweeps = SweepForm::automatic);
+            SweepForm sweeps = SweepForm::automatic, CycleLaunch launch = CycleLaunch::automatic);
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
   void cycle(Field x, Field b);
   /// One cycle from z = 0 (the preconditioner of MG-CG).
@@ -45,6 +52,8 @@ class Multigrid : public Preconditioner {
   int level_count() const { return static_cast<int>(levels_.size()); }
   /// Cells per axis of the rank's block on level `l`.
   Int3 level_cells(int l) const { return levels_[l].geometry.shape.cells; }
+  /// True when cycles replay as a CUDA graph.
+  bool cycles_replayed() const { return graph_ && graph_->active(); }
 
  private:
   struct Level {
@@ -63,6 +72,7 @@ class Multigrid : public Preconditioner {
   std::vector<Level> levels_;
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;
   std::unique_ptr<ConjugateGradient> bottom_;
+  std::unique_ptr<LaunchGraph> graph_;
   config::PoissonConfig config_;
   bool symmetric_;
 };

@@ -31,45 +31,6 @@ KOKKOS_INLINE_FUNCTION InterpolationAxis interpolation_axis(int fine_index, int 
   return {parent, parent + (local % 2 == 0 ? -1 : 1), Real(0.75), Real(0.25)};
 }
 
-/// Weight of the coarse neighbour at `offset` (-1, 0, 1) along one axis in the linear interpolation to child `child`
-/// of a cell coarsened by F (1 or 2) along that axis.
-template <int F>
-KOKKOS_INLINE_FUNCTION constexpr Real child_weight(int child, int offset) {
-  if (F == 1) return offset == 0 ? Real(1) : Real(0);
-  if (offset == 0) return Real(0.75);
-  return offset == (child == 0 ? -1 : 1) ? Real(0.25) : Real(0);
-}
-
-/// prolong_add for a coarsening by (FX, FY, FZ) on every cell: one thread per coarse cell reads its 3 x 3 x 3
-/// neighbourhood once and adds the interpolation to its children (a thread per fine cell re-reading eight coarse
-/// values took 1.6 triads at 512^3 on an H200).
-template <int FX, int FY, int FZ>
-void prolong_add_children(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse) {
-  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
-  grid::for_each_owned_cell(
-      "poisson::prolong_add", coarse.shape, KOKKOS_LAMBDA(int ci, int cj, int ck) {
-        Real child[FZ][FY][FX] = {};
-        for (int dk = -1; dk <= 1; ++dk)
-          for (int dj = -1; dj <= 1; ++dj)
-            for (int di = -1; di <= 1; ++di) {
-              if (child_weight<FZ>(0, dk) + child_weight<FZ>(FZ - 1, dk) == 0) continue;
-              if (child_weight<FY>(0, dj) + child_weight<FY>(FY - 1, dj) == 0) continue;
-              if (child_weight<FX>(0, di) + child_weight<FX>(FX - 1, di) == 0) continue;
-              const Real value = coarse_x(ci + di, cj + dj, ck + dk);
-              for (int c = 0; c < FZ; ++c)
-                for (int b2 = 0; b2 < FY; ++b2)
-                  for (int a = 0; a < FX; ++a) {
-                    child[c][b2][a] +=
-                        child_weight<FZ>(c, dk) * child_weight<FY>(b2, dj) * child_weight<FX>(a, di) * value;
-                  }
-            }
-        const int i0 = gf + FX * (ci - gc), j0 = gf + FY * (cj - gc), k0 = gf + FZ * (ck - gc);
-        for (int c = 0; c < FZ; ++c)
-          for (int b2 = 0; b2 < FY; ++b2)
-            for (int a = 0; a < FX; ++a) x(i0 + a, j0 + b2, k0 + c) += child[c][b2][a];
-      });
-}
-
 // The global sum of the first `n` device values of `sums`, charged to the solver's reductions.
 void reduce_sums(Buffer sums, int n, const PoissonLevel& level, const parallel::Reducer& reducer) {
   CommunicationScope scope(level.timers, Phase::poisson_reduction, reducer.blocks_host());
@@ -180,8 +141,6 @@ void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fin
 }
 
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor) {
-  if (factor == Int3{2, 2, 2}) return prolong_add_children<2, 2, 2>(x, coarse_x, fine, coarse);
-  if (factor == Int3{2, 2, 1}) return prolong_add_children<2, 2, 1>(x, coarse_x, fine, coarse);
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
   const int fx = factor[0], fy = factor[1], fz = factor[2];
   grid::for_each_owned_cell(

@@ -168,6 +168,9 @@ struct RingNeighbours {
   KOKKOS_INLINE_FUNCTION Real operator()(int di, int dj, int dk) const { return ring[T::at(m + dk, a + di, c + dj)]; }
 };
 
+// The tile of SweepTile::x64_y8, the default.
+constexpr int default_tile_x = 64, default_tile_y = 8;
+
 // Planes per team: as many as keep at least a thousand teams (the rim planes at both ends are computed twice).
 int planes_per_team(long long tiles, int nz) {
   int chunk = 32;
@@ -197,6 +200,14 @@ void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour) {
 bool fused_sweep_fits(const PoissonLevel& level) {
   const auto& n = level.shape.cells;
   return n[0] >= 2 && n[1] >= 2 && (level.decomp.global.dim == 2 || n[2] >= 2);
+}
+
+bool fused_sweep_pays_on(const PoissonLevel& level) {
+  if (!fused_sweep_pays || !fused_sweep_fits(level)) return false;
+  const auto& n = level.shape.cells;
+  const long long tiles = static_cast<long long>((n[0] + default_tile_x - 1) / default_tile_x) *
+                          ((n[1] + default_tile_y - 1) / default_tile_y);
+  return level.decomp.global.dim == 2 || planes_per_team(tiles, n[2]) >= 16;
 }
 
 namespace {
@@ -265,7 +276,7 @@ void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& leve
   const ColourStencil s = colour_stencil(level);
   switch (tile) {
     case SweepTile::x64_y8:
-      return fused_tiles<Tile<64, 8, 6>>(out, in, b, s, first, planes);
+      return fused_tiles<Tile<default_tile_x, default_tile_y, 6>>(out, in, b, s, first, planes);
     case SweepTile::x64_y4:
       return fused_tiles<Tile<64, 4, 12>>(out, in, b, s, first, planes);
     case SweepTile::x64_y16:

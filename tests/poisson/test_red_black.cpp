@@ -1,7 +1,8 @@
 // The fused red-black sweep (one kernel into a second field, then the second colour on shared faces) gives the same
 // field as two colour passes with an exchange between them: for every face condition, in 2D and 3D, on blocks that no
 // tile divides, for every tile shape, with one or several teams along z, for both colour orders, on 1, 2 and 4 ranks.
-// Multigrid cycles built on either form agree.
+// Multigrid cycles built on either form agree, and cycles replayed as a CUDA graph (one GPU) equal those launched
+// kernel by kernel.
 #include "poisson_test_support.hpp"
 #include "solver/multigrid.hpp"
 #include "solver/poisson_level.hpp"
@@ -19,6 +20,12 @@ using eddy::solver::SweepTile;
 using eddy::testing::PoissonSetup;
 
 namespace {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+constexpr bool cuda_build = true;
+#else
+constexpr bool cuda_build = false;
+#endif
 
 Real rough(Real x, Real y, Real z) { return std::sin(37 * x + 3 * y) + std::cos(23 * y - 11 * z) + x * z; }
 Real source(Real x, Real y, Real z) { return 40 * std::cos(5 * x - 2 * z) * std::sin(7 * y); }
@@ -103,26 +110,39 @@ TEST(RedBlack, FusedSweepEqualsColourPasses2D) {
   for (const auto& faces : face_sets(2)) expect_fused_equals_passes(2, {45, 35, 1}, faces, 0, SweepTile::x64_y8);
 }
 
-TEST(RedBlack, MultigridCyclesAgreeForBothSweepForms) {
+TEST(RedBlack, MultigridCyclesAgreeForBothSweepFormsAndLaunches) {
+  using eddy::solver::CycleLaunch;
   using eddy::solver::SweepForm;
+  struct Variant {
+    SweepForm sweeps;
+    CycleLaunch launch;
+  };
+  const Variant variants[] = {{SweepForm::colour_passes, CycleLaunch::kernel_by_kernel},
+                              {SweepForm::fused, CycleLaunch::automatic},
+                              {SweepForm::fused, CycleLaunch::kernel_by_kernel}};
   for (const auto& faces : face_sets(3)) {
     PoissonSetup setup(MPI_COMM_WORLD, 3, {32, 24, 20}, faces);
     const auto& p = setup.problem;
     const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
     const auto config = eddy::testing::poisson_config(eddy::config::PoissonSolverType::multigrid, 1e-10, 30);
     Field rhs = setup.field_from(source);
-    Field iterate[2];
-    int form = 0;
-    for (auto sweeps : {SweepForm::colour_passes, SweepForm::fused}) {
+    Field iterate[3];
+    for (int v = 0; v < 3; ++v) {
       eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config,
-                                        eddy::config::CommBackend::automatic, false, sweeps);
-      iterate[form] = eddy::fields::make_field("iterate", p.shape);
-      multigrid.top_ghosts().fill(iterate[form]);
-      for (int cycle = 0; cycle < 3; ++cycle) multigrid.cycle(iterate[form], rhs);
-      ++form;
+                                        eddy::config::CommBackend::automatic, false, variants[v].sweeps,
+                                        variants[v].launch);
+      // Kernels launched from the host on CPUs and across ranks; on one GPU the automatic cycle is a graph.
+      const bool graphs = cuda_build && setup.context->size() == 1;
+      EXPECT_EQ(multigrid.cycles_replayed(), graphs && variants[v].launch == CycleLaunch::automatic);
+      iterate[v] = eddy::fields::make_field("iterate", p.shape);
+      multigrid.top_ghosts().fill(iterate[v]);
+      // The first cycle runs directly, the second is recorded, the rest replay.
+      for (int cycle = 0; cycle < 5; ++cycle) multigrid.cycle(iterate[v], rhs);
     }
     const auto [difference, size] = max_difference(setup, iterate[1], iterate[0]);
     EXPECT_GT(size, 0);
     EXPECT_LE(difference, 1e-10 * size) << static_cast<int>(faces[0]) << static_cast<int>(faces[4]);
+    const auto [replay_difference, unused] = max_difference(setup, iterate[1], iterate[2]);
+    EXPECT_EQ(replay_difference, 0) << static_cast<int>(faces[0]) << static_cast<int>(faces[4]);
   }
 }
