@@ -2,8 +2,11 @@
 // Loops over boxes of view indices with a chosen parallel policy. The z-marching form gives each GPU thread a short
 // column of cells along z, so the z-neighbours of one cell are the centre and next cell of the previous one (L1 hits)
 // and the index arithmetic is shared; `eddy bench stencil` compares it with the plain 3D tiling.
+#include "core/error.hpp"
 #include "grid/index_ranges.hpp"
 
+#include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -25,31 +28,34 @@ void for_each_cell_z_march(const char* label, Int3 lo, Int3 hi, int chunk, const
       });
 }
 
-/// The flat span of a shape's owned cells: view points from the first to the last owned cell, x fastest.
+/// The flat span of a shape's owned cells: view points from the first to the last owned cell, x fastest. Points are
+/// 32-bit on GPUs (a rank's block of 2^31 points would need hundreds of GB), where 64-bit divisions cost more than
+/// the stencil they index.
 struct OwnedSpan {
-  long long first = 0, last = 0, plane = 1;
-  int row = 1, ghost = 0, nx = 1, ny = 1;
+  int first = 0, last = 0, plane = 1, row = 1, ghost = 0, nx = 1, ny = 1;
 
   /// Decodes point p of the span into view indices; false for a ghost point inside the span.
-  KOKKOS_INLINE_FUNCTION bool owned(long long p, int& i, int& j, int& k) const {
-    k = static_cast<int>(p / plane);
-    const int rest = static_cast<int>(p - k * plane);
+  KOKKOS_INLINE_FUNCTION bool owned(int p, int& i, int& j, int& k) const {
+    k = p / plane;
+    const int rest = p - k * plane;
     j = rest / row;
     i = rest - j * row;
     return i >= ghost && i < ghost + nx && j >= ghost && j < ghost + ny;
   }
 };
 
-/// The owned span of `s` (fields of that shape are unpadded, x fastest).
+/// The owned span of `s` (fields of that shape are unpadded, x fastest); the block must have fewer than 2^31 points.
 inline OwnedSpan owned_span(const fields::LocalShape& s) {
+  const long long points = static_cast<long long>(s.extent(0)) * s.extent(1) * s.extent(2);
+  require(points < std::numeric_limits<int>::max(),
+          "a rank's block of " + std::to_string(points) + " points (ghosts included) is beyond 2^31: use more ranks");
   OwnedSpan span;
   span.ghost = s.ghost, span.nx = s.cells[0], span.ny = s.cells[1];
   span.row = s.extent(0);
-  span.plane = static_cast<long long>(s.extent(0)) * s.extent(1);
+  span.plane = s.extent(0) * s.extent(1);
   const int g = s.ghost;
-  span.first = g + static_cast<long long>(span.row) * g + span.plane * g;
-  span.last =
-      g + s.cells[0] - 1 + static_cast<long long>(span.row) * (g + s.cells[1] - 1) + span.plane * (g + s.cells[2] - 1);
+  span.first = g + span.row * g + span.plane * g;
+  span.last = g + s.cells[0] - 1 + span.row * (g + s.cells[1] - 1) + span.plane * (g + s.cells[2] - 1);
   return span;
 }
 
@@ -63,7 +69,7 @@ void for_each_owned_cell(const char* label, const fields::LocalShape& s, const B
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   const OwnedSpan span = owned_span(s);
   Kokkos::parallel_for(
-      label, SpanPolicy(span.first, span.last + 1), KOKKOS_LAMBDA(long long p) {
+      label, Range(span.first, span.last + 1), KOKKOS_LAMBDA(int p) {
         int i, j, k;
         if (span.owned(p, i, j, k)) body(i, j, k);
       });
@@ -97,8 +103,8 @@ void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, con
   const OwnedSpan span = owned_span(s);
   using Value = typename std::decay_t<Result>::value_type;
   Kokkos::parallel_reduce(
-      label, SpanPolicy(span.first, span.last + 1),
-      KOKKOS_LAMBDA(long long p, Value& value) {
+      label, Range(span.first, span.last + 1),
+      KOKKOS_LAMBDA(int p, Value& value) {
         int i, j, k;
         if (span.owned(p, i, j, k)) body(i, j, k, value);
       },

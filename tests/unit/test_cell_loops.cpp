@@ -16,7 +16,7 @@ void expect_span_covers_owned_cells(const eddy::fields::LocalShape& shape) {
   const long long row = shape.extent(0), plane = row * shape.extent(1);
   std::set<std::tuple<int, int, int>> seen;
   long long ghosts = 0;
-  for (long long p = span.first; p <= span.last; ++p) {
+  for (int p = span.first; p <= span.last; ++p) {
     int i = -1, j = -1, k = -1;
     if (!span.owned(p, i, j, k)) {
       ++ghosts;
@@ -48,6 +48,11 @@ TEST(CellLoops, OwnedSpanVisitsEveryOwnedCellOnce) {
     expect_span_covers_owned_cells({{16, 9, 1}, ghost});  // a 2D block: one cell in z
     expect_span_covers_owned_cells({{3, 1, 6}, ghost});
   }
+}
+
+TEST(CellLoops, OwnedSpanRefusesBlocksBeyond32BitPoints) {
+  EXPECT_THROW(eddy::grid::owned_span({{1300, 1300, 1300}, 1}), eddy::Error);
+  EXPECT_NO_THROW(eddy::grid::owned_span({{1000, 1000, 1000}, 1}));
 }
 
 TEST(CellLoops, ForEachOwnedCellTouchesExactlyTheOwnedCells) {
