@@ -9,6 +9,7 @@ Speed-up and efficiency compare the time per step without output (`stepping_seco
 write no fields, but every run ends with a checkpoint, which would otherwise dominate a short sweep.
 
   scripts/scaling.py weak   --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells-per-rank 64 64 64
+  scripts/scaling.py weak   ... --length-per-rank 6.2832 6.2832 6.2832   # grow the box with the ranks: same spacing
   scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells 128 128 128
   scripts/scaling.py strong ... --slurm --account abc     # write sweep/run_N.sbatch instead of running
   scripts/scaling.py collect --out runs/scaling-strong    # (re)build the CSV from finished runs
@@ -49,6 +50,10 @@ def run_settings(args, ranks):
         split = process_grid(ranks, dims)
         cells = [c * p for c, p in zip(args.cells_per_rank, split)]
         overrides = [f"parallel.process_grid=[{','.join(map(str, split))}]"]
+        if args.length_per_rank:
+            # Copies of the one-rank box side by side: the spacing, and so the physics per cell, stays the same.
+            lengths = [length * p for length, p in zip(args.length_per_rank, split)]
+            overrides.append(f"domain.length=[{','.join(repr(length) for length in lengths)}]")
     else:
         cells = list(args.cells)
         overrides = []
@@ -148,6 +153,9 @@ def main():
     parser.add_argument("--ranks", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--cells", type=int, nargs="+", help="strong scaling: total cells per axis")
     parser.add_argument("--cells-per-rank", type=int, nargs="+", help="weak scaling: cells per axis on each rank")
+    parser.add_argument("--length-per-rank", type=float, nargs="+",
+                        help="weak scaling: the one-rank box size per axis; the box grows with the process grid "
+                             "(default: the deck's box, refined)")
     parser.add_argument("--steps", type=int, default=20, help="time steps per run (default 20)")
     parser.add_argument("--set", action="append", help="extra deck override key=value (repeatable)")
     parser.add_argument("--out", help="sweep folder (default runs/scaling-<mode>)")
@@ -167,6 +175,10 @@ def main():
         parser.error(f"--deck: file not found: {args.deck}")
     if args.mode == "weak" and not args.cells_per_rank:
         parser.error("weak scaling needs --cells-per-rank")
+    if args.length_per_rank and (args.mode != "weak" or len(args.length_per_rank) != len(args.cells_per_rank)
+                                 or min(args.length_per_rank) <= 0):
+        parser.error("--length-per-rank: weak scaling only, one positive length per axis of --cells-per-rank, got "
+                     f"{args.length_per_rank}")
     if args.mode == "strong" and not args.cells:
         parser.error("strong scaling needs --cells")
     if not args.slurm and not os.access(args.eddy, os.X_OK):

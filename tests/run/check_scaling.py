@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs scripts/scaling.py strong on 1, 2 and 4 ranks with a tiny grid, checks the CSV against the runs' summaries,
-then plots it with postprocess/plot_scaling.py (and checks its one-line errors).
+then plots it with postprocess/plot_scaling.py (and checks its one-line errors); a weak sweep with --length-per-rank
+grows the box with the process grid.
 Usage: check_scaling.py --eddy EDDY --launcher "mpirun -np {n}" --work DIR"""
 import argparse
 import csv
@@ -72,6 +73,24 @@ def main():
         check(done.returncode == 0, f"plot_scaling.py exit {done.returncode}: {done.stderr}")
         png = sweep / "scaling.png"
         check(png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "scaling.png")
+    weak = work / "weak"
+    command = [sys.executable, str(ROOT / "scripts" / "scaling.py"), "weak", "--deck",
+               str(ROOT / "inputs" / "cavity2d_re100.yaml"), "--ranks", "1", "2", "--cells-per-rank", "8", "8",
+               "--length-per-rank", "1", "0.5", "--steps", "2", "--eddy", args.eddy, "--launcher", args.launcher,
+               "--out", str(weak)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    print(result.stdout, result.stderr, flush=True)
+    check(result.returncode == 0, f"scaling.py weak exit {result.returncode}")
+    if result.returncode == 0:
+        for ranks, cells, length in ((1, 64, "[1, 0.5]"), (2, 128, "[1, 1]")):
+            summary = json.loads((weak / f"np{ranks}" / "summary.json").read_text())
+            check(summary["cells"] == cells, f"weak np{ranks}: cells {summary['cells']}")
+            deck = (weak / f"np{ranks}" / "deck.yaml").read_text()
+            check(f"length: {length}" in deck, f"weak np{ranks}: the run's box is not {length}")
+    bad = subprocess.run(command[:2] + ["strong", "--deck", str(ROOT / "inputs" / "cavity2d_re100.yaml"), "--cells",
+                                        "8", "8", "--length-per-rank", "1", "1", "--eddy", args.eddy],
+                         capture_output=True, text=True)
+    check(bad.returncode == 2 and "--length-per-rank" in bad.stderr, f"--length-per-rank with strong: {bad.stderr}")
     plot = [sys.executable, str(ROOT / "postprocess" / "plot_scaling.py")]
     check(subprocess.run(plot + ["--help"], capture_output=True).returncode == 0, "plot_scaling.py --help")
     missing = subprocess.run(plot + [str(work / "nowhere")], capture_output=True, text=True)
