@@ -74,6 +74,22 @@ class Options {
     return number;
   }
 
+  /// Option `name` as a number strictly between `lower` and `upper`.
+  double real(const std::string& name, double lower, double upper) const {
+    const std::string& value = text(name);
+    std::size_t used = 0;
+    double number = 0;
+    try {
+      number = std::stod(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    require(used == value.size() && !value.empty() && number > lower && number < upper,
+            "eddy bench " + benchmark_ + ": --" + name + " needs a number between " + std::to_string(lower) + " and " +
+                std::to_string(upper) + " (exclusive), got '" + value + "'");
+    return number;
+  }
+
   /// Option `name` as given (or its default).
   const std::string& text(const std::string& name) const { return values_.at(name); }
 

@@ -61,9 +61,20 @@ void subtract_constant(Field f, Real value) {
       KOKKOS_LAMBDA(long long p) { data[p] -= value; });
 }
 
-void shifted_copy(Field out, Field in, Real shift, const PoissonLevel& level) {
-  grid::for_each_owned_cell(
-      "poisson::shifted_copy", level.shape, KOKKOS_LAMBDA(int i, int j, int k) { out(i, j, k) = in(i, j, k) - shift; });
+void shifted_copy_with_norms(Field out, Field in, Real shift, Field x, const PoissonLevel& level, Buffer sums,
+                             const parallel::Reducer& reducer) {
+  const auto w = level.weights();
+  grid::reduce_over_owned_cells(
+      "poisson::shifted_copy_norms", level.shape,
+      KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
+        const Real rhs = in(i, j, k) - shift;
+        out(i, j, k) = rhs;
+        const Real res = rhs - laplacian_at(x, i, j, k, w);
+        s.value[0] += res * res;
+        s.value[1] += rhs * rhs;
+      },
+      into_buffer<2>(sums));
+  reduce_sums(sums, 2, level, reducer);
 }
 
 void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
@@ -82,17 +93,21 @@ void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLev
   reduce_sums(sums, 2, level, reducer);
 }
 
-Real residual_norm2(Field x, Field b, const PoissonLevel& level, const parallel::Reducer& reducer) {
+std::array<Real, 2> residual_norm2_and_sum(Field x, Field b, const PoissonLevel& level,
+                                           const parallel::Reducer& reducer) {
   const auto w = level.weights();
-  Real local = 0;
+  Sums<2> local;
   grid::reduce_over_owned_cells(
       "poisson::residual_norm", level.shape,
-      KOKKOS_LAMBDA(int i, int j, int k, Real& sum) {
+      KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
+        const Real centre = x(i, j, k);
         const Real res = b(i, j, k) - laplacian_at(x, i, j, k, w);
-        sum += res * res;
+        s.value[0] += res * res;
+        s.value[1] += centre;
       },
-      Kokkos::Sum<Real>(local));
-  return reduce_sum(local, level, reducer);
+      Kokkos::Sum<Sums<2>>(local));
+  CommunicationScope scope(level.timers, Phase::poisson_reduction, true);
+  return reducer.allreduce(std::array<Real, 2>{local.value[0], local.value[1]}, parallel::ReduceOp::sum);
 }
 
 void residual(Field r, Field x, Field b, const PoissonLevel& level) {

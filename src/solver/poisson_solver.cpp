@@ -52,16 +52,14 @@ class StationarySolver : public PoissonSolver {
         level_(top_level(problem)),
         reducer_(&reducer),
         b_(fields::make_field("poisson::b", problem.shape)),
-        r_(fields::make_field("poisson::r", problem.shape)),
         sums_("poisson::sums", 2) {}
 
   PoissonStats solve(Field phi, Field rhs) override {
     ProfileRegion region("poisson::" + name());
     const auto& reducer = *reducer_;
     const Real shift = level_.singular() ? global_sum(rhs, level_, reducer) / level_.global_cells() : Real(0);
-    shifted_copy(b_, rhs, shift, level_);
     ghosts().fill(phi);
-    residual_with_norms(r_, phi, b_, 0, level_, sums_, reducer);
+    shifted_copy_with_norms(b_, rhs, shift, phi, level_, sums_, reducer);
     const auto initial = read_sums<2>(sums_);
     PoissonStats stats;
     stats.initial_residual = stats.final_residual = std::sqrt(initial[0]);
@@ -69,16 +67,26 @@ class StationarySolver : public PoissonSolver {
     stats.history.push_back(stats.initial_residual);
     const Real tolerance = std::max(stop_.rtol * stats.rhs_norm, stop_.atol);
     stats.converged = stats.initial_residual <= tolerance;
+    // The residual check also sums phi: after the last iteration that sum pins the mean of the singular problem.
+    bool phi_summed = false;
+    Real phi_sum = 0;
     for (int it = 1; !stats.converged && it <= stop_.max_iterations; ++it) {
       iterate(phi, b_);
       stats.iterations = it;
+      phi_summed = false;
       if (it % stop_.check_every == 0 || it == stop_.max_iterations) {
-        stats.final_residual = std::sqrt(residual_norm2(phi, b_, level_, reducer));
+        const auto [norm2, sum] = residual_norm2_and_sum(phi, b_, level_, reducer);
+        stats.final_residual = std::sqrt(norm2);
         stats.history.push_back(stats.final_residual);
         stats.converged = stats.final_residual <= tolerance;
+        phi_summed = true;
+        phi_sum = sum;
       }
     }
-    if (level_.singular()) subtract_constant(phi, global_sum(phi, level_, reducer) / level_.global_cells());
+    if (level_.singular()) {
+      if (!phi_summed) phi_sum = global_sum(phi, level_, reducer);
+      subtract_constant(phi, phi_sum / level_.global_cells());
+    }
     complete_ghosts(phi);
     return stats;
   }
@@ -93,7 +101,7 @@ class StationarySolver : public PoissonSolver {
   StopCriteria stop_;
   PoissonLevel level_;
   const parallel::Reducer* reducer_;
-  Field b_, r_;
+  Field b_;
   Buffer sums_;
 };
 
@@ -122,7 +130,9 @@ class JacobiSolver : public StationarySolver {
  public:
   JacobiSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
                const parallel::Reducer& reducer)
-      : StationarySolver(config, problem, reducer), ghosts_(context, top_level(problem), problem.halo_backend) {}
+      : StationarySolver(config, problem, reducer),
+        ghosts_(context, top_level(problem), problem.halo_backend),
+        r_(fields::make_field("poisson::r", problem.shape)) {}
   std::string name() const override { return "jacobi"; }
 
  protected:
@@ -135,6 +145,7 @@ class JacobiSolver : public StationarySolver {
 
  private:
   GhostFiller ghosts_;
+  Field r_;
 };
 
 PressureBoundary pressure_boundary(config::BoundaryType type) {
