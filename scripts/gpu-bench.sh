@@ -41,6 +41,7 @@ if [[ $gpus -ge 2 ]]; then
   run halo2face mpirun_gpus 2 "$eddy" bench halo --n 512 --fields 1 --open
 fi
 run step1 "$eddy" bench step --n "$size"
+run step1_tight "$eddy" bench step --n "$size" --rtol 1e-6
 # Small grids: where kernel launches, not bandwidth, set the pace (the V-cycle replays as a CUDA graph on one GPU).
 run poisson_small "$eddy" bench poisson --n 128
 run step1_small "$eddy" bench step --n 128
@@ -68,7 +69,7 @@ grep -E "tests passed|tests failed|Failed|Timeout|\*\*\*" "$out/ctest.log" | tai
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil torch poisson poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step2weak \
+for f in stencil torch poisson poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step1_tight step2weak \
   step2strong poisson_small step1_small; do
   [[ -s "$out/$f.log" ]] && { echo "-- $f"; grep -vE "^\s*$" "$out/$f.log" | tail -12; }
 done
