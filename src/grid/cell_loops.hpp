@@ -96,26 +96,17 @@ void for_each_box_point(const char* label, Int3 lo, Int3 hi, const Body& body) {
 #endif
 }
 
-/// Points of the owned span each GPU thread of a reduction takes, a quarter of the span apart (loads stay coalesced):
-/// one point a thread ran the sums and residual norms at 0.6 of the bandwidth of the plain loops (H200, 256^3).
-inline constexpr int reduction_points_per_thread = 4;
-
 /// Reduces body(i, j, k, value) over the owned cells of `s` into `result` (a Kokkos reducer), as for_each_owned_cell.
 template <class Body, class Result>
 void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, const Body& body, Result&& result) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   const OwnedSpan span = owned_span(s);
   using Value = typename std::decay_t<Result>::value_type;
-  constexpr int per_thread = reduction_points_per_thread;
-  const int length = span.last + 1 - span.first, stride = (length + per_thread - 1) / per_thread;
   Kokkos::parallel_reduce(
-      label, Range(0, stride),
-      KOKKOS_LAMBDA(int t, Value& value) {
-        for (int q = 0; q < per_thread; ++q) {
-          const int offset = t + q * stride;
-          int i, j, k;
-          if (offset < length && span.owned(span.first + offset, i, j, k)) body(i, j, k, value);
-        }
+      label, Range(span.first, span.last + 1),
+      KOKKOS_LAMBDA(int p, Value& value) {
+        int i, j, k;
+        if (span.owned(p, i, j, k)) body(i, j, k, value);
       },
       std::forward<Result>(result));
 #else
