@@ -7,7 +7,7 @@ namespace eddy::config {
 //   time integration         this stage's and the previous stage's tendency per component  6 fields
 //   scalars                  value, two tendencies and the last good copy                   4 per scalar
 //   bodies                   the pressure of the last stage (incremental projection)       1 field
-//   Poisson solver           multigrid: rhs and residual on the fine level, plus correction, rhs and residual
+//   Poisson solver           multigrid: rhs and its mean-free copy on the fine level, plus correction, rhs and residual
 //                            on the coarse levels, which together hold 1/(2^d - 1) of the fine points (1/7 in 3D);
 //                            Jacobi or Chebyshev smoothing add a residual (and Chebyshev its step) on every level,
 //                            red-black Gauss-Seidel the second field of its fused sweep (used on GPUs; counted always)
