@@ -61,31 +61,16 @@ void subtract_constant(Field f, Real value) {
       KOKKOS_LAMBDA(long long p) { data[p] -= value; });
 }
 
-void shifted_copy_with_norms(Field out, Field in, Real shift, Field x, const PoissonLevel& level, Buffer sums,
-                             const parallel::Reducer& reducer) {
+void residual_with_norms(Field out, NormsStore store, Field x, Field b, Real shift, const PoissonLevel& level,
+                         Buffer sums, const parallel::Reducer& reducer) {
   const auto w = level.weights();
-  grid::reduce_over_owned_cells(
-      "poisson::shifted_copy_norms", level.shape,
-      KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
-        const Real rhs = in(i, j, k) - shift;
-        out(i, j, k) = rhs;
-        const Real res = rhs - laplacian_at(x, i, j, k, w);
-        s.value[0] += res * res;
-        s.value[1] += rhs * rhs;
-      },
-      into_buffer<2>(sums));
-  reduce_sums(sums, 2, level, reducer);
-}
-
-void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
-                         const parallel::Reducer& reducer) {
-  const auto w = level.weights();
+  const bool keep_residual = store == NormsStore::residual;
   grid::reduce_over_owned_cells(
       "poisson::residual_norms", level.shape,
       KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
         const Real rhs = b(i, j, k) - shift;
         const Real res = rhs - laplacian_at(x, i, j, k, w);
-        r(i, j, k) = res;
+        out(i, j, k) = keep_residual ? res : rhs;
         s.value[0] += res * res;
         s.value[1] += rhs * rhs;
       },

@@ -36,13 +36,11 @@ std::array<Real, N> read_sums(Buffer values) {
 Real global_sum(Field f, const PoissonLevel& level, const parallel::Reducer& reducer);
 /// Subtracts `value` from every point of `f`, ghosts included.
 void subtract_constant(Field f, Real value);
-/// out = in - shift on the owned cells; sums[0] = |out - L(x)|^2, sums[1] = |out|^2 (local sums, then reduced).
-void shifted_copy_with_norms(Field out, Field in, Real shift, Field x, const PoissonLevel& level, Buffer sums,
-                             const parallel::Reducer& reducer);
-
-/// r = b - shift - L(x) on the owned cells; sums[0] = |r|^2, sums[1] = |b - shift|^2 (local sums, then reduced).
-void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
-                         const parallel::Reducer& reducer);
+/// What residual_with_norms stores in its output field.
+enum class NormsStore { residual, shifted_rhs };
+/// out = b - shift - L(x) or b - shift (owned cells); sums = global {|b - shift - L(x)|^2, |b - shift|^2}.
+void residual_with_norms(Field out, NormsStore store, Field x, Field b, Real shift, const PoissonLevel& level,
+                         Buffer sums, const parallel::Reducer& reducer);
 /// {|b - L(x)|^2, sum of x} over all ranks, without storing the residual (host result).
 std::array<Real, 2> residual_norm2_and_sum(Field x, Field b, const PoissonLevel& level,
                                            const parallel::Reducer& reducer);

@@ -59,7 +59,7 @@ class StationarySolver : public PoissonSolver {
     const auto& reducer = *reducer_;
     const Real shift = level_.singular() ? global_sum(rhs, level_, reducer) / level_.global_cells() : Real(0);
     ghosts().fill(phi);
-    shifted_copy_with_norms(b_, rhs, shift, phi, level_, sums_, reducer);
+    residual_with_norms(b_, NormsStore::shifted_rhs, phi, rhs, shift, level_, sums_, reducer);
     const auto initial = read_sums<2>(sums_);
     PoissonStats stats;
     stats.initial_residual = stats.final_residual = std::sqrt(initial[0]);
