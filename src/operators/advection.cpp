@@ -7,35 +7,37 @@
 namespace eddy::operators {
 namespace {
 
+// One kernel for all components: each cell reads the velocity neighbourhood once for the three stencils (three
+// kernels, one per component, read it three times). A face on a physical high boundary is not advanced: the
+// component's own index stops one short there.
 template <bool Upwind>
-void tendency_kernels(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
-                      Real viscosity) {
+void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
+                     Real viscosity) {
   const Field u = state.u, v = state.v, w = state.w;
   const Field rhs_u = rhs.u, rhs_v = rhs.v, rhs_w = rhs.w;
   const InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
   const Real nu = viscosity;
-  const auto [lo_u, hi_u] = grid.momentum_box(0);
+  const int end_u = grid.momentum_box(0).second[0], end_v = grid.momentum_box(1).second[1],
+            end_w = grid.momentum_box(2).second[2];
+  const auto [lo, hi] = grid.face_box(0, false, true);  // the owned cells
   grid::for_each_box_point(
-      "flow::tendency_u", lo_u, hi_u, KOKKOS_LAMBDA(int i, int j, int k) {
-        Real tendency = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
-        if (nu != 0) tendency += nu * laplacian(u, i, j, k, inv, three_d);
-        rhs_u(i, j, k) = tendency;
-      });
-  const auto [lo_v, hi_v] = grid.momentum_box(1);
-  grid::for_each_box_point(
-      "flow::tendency_v", lo_v, hi_v, KOKKOS_LAMBDA(int i, int j, int k) {
-        Real tendency = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
-        if (nu != 0) tendency += nu * laplacian(v, i, j, k, inv, three_d);
-        rhs_v(i, j, k) = tendency;
-      });
-  if (!three_d) return;
-  const auto [lo_w, hi_w] = grid.momentum_box(2);
-  grid::for_each_box_point(
-      "flow::tendency_w", lo_w, hi_w, KOKKOS_LAMBDA(int i, int j, int k) {
-        Real tendency = advection_w<Upwind>(u, v, w, i, j, k, inv);
-        if (nu != 0) tendency += nu * laplacian(w, i, j, k, inv, three_d);
-        rhs_w(i, j, k) = tendency;
+      "flow::momentum_tendency", lo, hi, KOKKOS_LAMBDA(int i, int j, int k) {
+        if (i < end_u) {
+          Real tendency = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
+          if (nu != 0) tendency += nu * laplacian(u, i, j, k, inv, three_d);
+          rhs_u(i, j, k) = tendency;
+        }
+        if (j < end_v) {
+          Real tendency = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
+          if (nu != 0) tendency += nu * laplacian(v, i, j, k, inv, three_d);
+          rhs_v(i, j, k) = tendency;
+        }
+        if (three_d && k < end_w) {
+          Real tendency = advection_w<Upwind>(u, v, w, i, j, k, inv);
+          if (nu != 0) tendency += nu * laplacian(w, i, j, k, inv, three_d);
+          rhs_w(i, j, k) = tendency;
+        }
       });
 }
 
@@ -44,9 +46,9 @@ void tendency_kernels(const fields::FlowState& state, const fields::FaceVector& 
 void compute_momentum_tendency(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
                                config::AdvectionScheme scheme, Real viscosity) {
   if (scheme == config::AdvectionScheme::upwind) {
-    tendency_kernels<true>(state, rhs, grid, viscosity);
+    tendency_kernel<true>(state, rhs, grid, viscosity);
   } else {
-    tendency_kernels<false>(state, rhs, grid, viscosity);
+    tendency_kernel<false>(state, rhs, grid, viscosity);
   }
 }
 
