@@ -7,6 +7,7 @@
 #include "time/simulation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <numeric>
 
@@ -37,7 +38,8 @@ double device_bytes_total() {
 // The Taylor-Green box [-pi, pi)^3 on n cells per axis, repeated along each axis as often as `cells` holds n: a weak
 // scaling run solves copies of the same flow at the same spacing, so each rank's work and the solver's iteration
 // counts match the one-rank run.
-config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, double rtol, const std::string& out_dir) {
+config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, double rtol,
+                               const std::array<int, 2>& smoothing, const std::string& out_dir) {
   config::Deck deck;
   deck.name = "bench_step_taylor_green3d";
   deck.domain.dimensions = 3;
@@ -56,6 +58,8 @@ config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, do
   deck.pressure.rtol = rtol;
   deck.pressure.atol = 0;
   deck.pressure.max_iterations = 20;
+  deck.pressure.pre_smooth = smoothing[0];
+  deck.pressure.post_smooth = smoothing[1];
   deck.output.directory = out_dir;
   deck.output.overwrite = true;
   deck.output.interval_steps = 0;
@@ -67,19 +71,30 @@ config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, do
 }  // namespace
 
 int run_step_bench(const std::vector<std::string>& args, parallel::Context& context) {
-  const Options options(args, {{"n", "256"}, {"steps", "10"}, {"warmup", "3"}, {"rtol", "1e-4"}, {"weak", "", true}},
+  const Options options(args,
+                        {{"n", "256"},
+                         {"steps", "10"},
+                         {"warmup", "3"},
+                         {"rtol", "1e-4"},
+                         {"pre-smooth", "2"},
+                         {"post-smooth", "2"},
+                         {"weak", "", true}},
                         "step");
   if (print_usage_if_asked(options, context)) return 0;
   const bool weak = options.given("weak");
   const int n = static_cast<int>(options.integer("n"));
   const long long steps = options.integer("steps"), warmup = options.integer("warmup", 0);
   const double rtol = options.real("rtol", 0, 1);
+  const std::array<int, 2> smoothing{static_cast<int>(options.integer("pre-smooth", 0)),
+                                     static_cast<int>(options.integer("post-smooth", 0))};
+  require(smoothing[0] + smoothing[1] >= 1, "eddy bench step: --pre-smooth + --post-smooth must be >= 1");
   // Weak scaling stacks one box of n^3 cells per rank along z; strong scaling keeps n^3 in total.
   const Int3 cells{n, n, weak ? n * context.size() : n};
   const std::string out_dir = "build/bench-step-" + std::to_string(context.size()) + "ranks";
 
   const double before = device_bytes_in_use();
-  time::Simulation sim(taylor_green_deck(cells, n, warmup + steps, rtol, out_dir), context, time::RunOptions{"", true});
+  time::Simulation sim(taylor_green_deck(cells, n, warmup + steps, rtol, smoothing, out_dir), context,
+                       time::RunOptions{"", true});
   ExecSpace().fence("bench::setup");
   const double state_bytes = device_bytes_in_use() - before;
   sim.advance(warmup);
@@ -105,8 +120,10 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
 
   if (context.rank() == 0) {
     std::printf(
-        "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, RK3, multigrid rtol %.0e\n",
-        cells[0], cells[1], cells[2], weak ? "weak: n^3 per rank" : "strong: n^3 in total", context.size(), rtol);
+        "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, RK3, multigrid V(%d,%d) rtol "
+        "%.0e\n",
+        cells[0], cells[1], cells[2], weak ? "weak: n^3 per rank" : "strong: n^3 in total", context.size(),
+        smoothing[0], smoothing[1], rtol);
     std::printf("  %-40s %12s\n", "quantity", "value");
     std::printf("  %-40s %12.3f\n", "time per step [ms]", 1e3 * seconds / taken);
     std::printf("  %-40s %12.4f\n", "ns per cell per step (all ranks)", ns_per_cell_step);
