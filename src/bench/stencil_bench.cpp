@@ -9,8 +9,10 @@
 #include "solver/poisson_kernels.hpp"
 #include "solver/red_black.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
+#include <string>
 
 namespace eddy::bench {
 namespace {
@@ -56,6 +58,22 @@ void residual_read_only(Field r, Field x_field, Field b_field, const solver::Poi
                                 w.z * (x(i, j, k - 1) + x(i, j, k + 1));
         r(i, j, k) = b(i, j, k) - (neighbours + w.diagonal() * x(i, j, k));
       });
+}
+
+/// |b - L(x)|^2 over the owned cells, as a team reduction of the given shape or (`span`) as a range over the span.
+Real residual_norm2(Field x, Field b, const solver::PoissonLevel& level, grid::ReduceShape shape, bool span) {
+  const auto w = level.weights();
+  const auto body = KOKKOS_LAMBDA(int i, int j, int k, Real& sum) {
+    const Real res = b(i, j, k) - solver::laplacian_at(x, i, j, k, w);
+    sum += res * res;
+  };
+  Real sum = 0;
+  if (span) {
+    grid::reduce_over_owned_span("bench::residual_norm_span", level.shape, body, Kokkos::Sum<Real>(sum));
+  } else {
+    grid::reduce_over_owned_cells("bench::residual_norm", level.shape, body, Kokkos::Sum<Real>(sum), shape);
+  }
+  return sum;
 }
 
 /// The residual over the flat allocation: one thread per point of the span from the first to the last owned cell,
@@ -194,6 +212,24 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
                           : chunk == 16 ? 1
                                         : 2],
                     24, time_kernel([&] { residual_z_march(r_march, x, b, level, chunk); }, reps, reducer)});
+  }
+  // Residual norms (two reads, no write): the team reduction of the solvers against a range over the owned span,
+  // and other team shapes. Each must agree with the first to round-off before it is timed.
+  struct NormVariant {
+    grid::ReduceShape shape;
+    bool span;
+    const char* name;
+  };
+  const Real norm = residual_norm2(x, b, level, {}, false);
+  for (const NormVariant v :
+       {NormVariant{{}, false, "residual norm (production)"}, NormVariant{{}, true, "residual norm, span range"},
+        NormVariant{{256, 4}, false, "residual norm, 256 x 4"},
+        NormVariant{{256, 16}, false, "residual norm, 256 x 16"},
+        NormVariant{{128, 8}, false, "residual norm, 128 x 8"},
+        NormVariant{{512, 8}, false, "residual norm, 512 x 8"}}) {
+    require(std::abs(residual_norm2(x, b, level, v.shape, v.span) - norm) <= 1e-12 * norm,
+            std::string("bench stencil: ") + v.name + " differs from the production residual norm");
+    rows.push_back({v.name, 16, time_kernel([&] { residual_norm2(x, b, level, v.shape, v.span); }, reps, reducer)});
   }
   rows.push_back({"laplacian apply r = L x", 16,
                   time_kernel([&] { solver::apply_laplacian(r, x, level.shape, level.spacing, 3); }, reps, reducer)});
