@@ -8,10 +8,8 @@ namespace eddy::operators {
 namespace {
 
 // One kernel for all components: each cell reads the velocity neighbourhood once for the three stencils (three
-// kernels, one per component, read it three times). All three are computed before any is stored, so the compiler may
-// keep the shared neighbours in registers (a store in between could alias them and forces reloads). A face on a
-// physical high boundary is computed (its neighbours are ghosts) but not stored: the component's own index stops one
-// short there.
+// kernels, one per component, read it three times). A face on a physical high boundary is not advanced: the
+// component's own index stops one short there.
 template <bool Upwind>
 void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
                      Real viscosity) {
@@ -25,17 +23,21 @@ void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& r
   const auto [lo, hi] = grid.face_box(0, false, true);  // the owned cells
   grid::for_each_box_point(
       "flow::momentum_tendency", lo, hi, KOKKOS_LAMBDA(int i, int j, int k) {
-        Real tendency_u = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
-        Real tendency_v = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
-        Real tendency_w = three_d ? advection_w<Upwind>(u, v, w, i, j, k, inv) : Real(0);
-        if (nu != 0) {
-          tendency_u += nu * laplacian(u, i, j, k, inv, three_d);
-          tendency_v += nu * laplacian(v, i, j, k, inv, three_d);
-          if (three_d) tendency_w += nu * laplacian(w, i, j, k, inv, three_d);
+        if (i < end_u) {
+          Real tendency = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
+          if (nu != 0) tendency += nu * laplacian(u, i, j, k, inv, three_d);
+          rhs_u(i, j, k) = tendency;
         }
-        if (i < end_u) rhs_u(i, j, k) = tendency_u;
-        if (j < end_v) rhs_v(i, j, k) = tendency_v;
-        if (three_d && k < end_w) rhs_w(i, j, k) = tendency_w;
+        if (j < end_v) {
+          Real tendency = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
+          if (nu != 0) tendency += nu * laplacian(v, i, j, k, inv, three_d);
+          rhs_v(i, j, k) = tendency;
+        }
+        if (three_d && k < end_w) {
+          Real tendency = advection_w<Upwind>(u, v, w, i, j, k, inv);
+          if (nu != 0) tendency += nu * laplacian(w, i, j, k, inv, three_d);
+          rhs_w(i, j, k) = tendency;
+        }
       });
 }
 
