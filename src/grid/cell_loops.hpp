@@ -97,15 +97,17 @@ void for_each_box_point(const char* label, Int3 lo, Int3 hi, const Body& body) {
 #endif
 }
 
-/// Threads per team and owned cells per thread of reduce_over_owned_cells on GPUs.
+/// Threads per team, and teams per team slot of the device, of reduce_over_owned_cells on GPUs.
 struct ReduceShape {
-  int threads = 256, cells_per_thread = 8;
+  int threads = 256, waves = 1;
 };
 
-/// Reduces body(i, j, k, value) over the owned cells of `s` into `result` (a Kokkos reducer). On GPUs each team of
-/// `shape.threads` takes whole rows of cells and each thread sums its cells into a value of its own before the team
-/// combines them: a range reduction accumulates every point into shared memory and ran at 0.4 of the bandwidth of the
-/// plain loops (H200, `eddy bench stencil`). The order of the sums is fixed, so results repeat bit for bit.
+/// Reduces body(i, j, k, value) over the owned cells of `s` into `result` (a Kokkos reducer). On GPUs as many teams
+/// as the device holds at once (times `shape.waves`) stride together through the owned cells, each thread summing into
+/// a value of its own, so that the cells in flight at any moment are a few neighbouring planes and a stencil's
+/// planes above and below are still in L2 when they are read again. A range reduction gives each team one contiguous
+/// chunk instead: a thousand chunks in flight, far apart, whose neighbour planes come from memory each time. The order
+/// of the sums is fixed, so results repeat bit for bit.
 template <class Body, class Result>
 void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, const Body& body, Result&& result,
                              ReduceShape shape = {}) {
@@ -114,27 +116,24 @@ void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, con
   using Value = typename Reducer::value_type;
   using Teams = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>>;
   const int g = s.ghost, nx = s.cells[0], ny = s.cells[1];
-  const int rows = s.cells[1] * s.cells[2];
-  if (nx <= 0 || rows <= 0) {
-    Kokkos::parallel_reduce(label, Range(0, 0), KOKKOS_LAMBDA(int, Value&){}, std::forward<Result>(result));
-    return;
-  }
+  const long long count = static_cast<long long>(nx) * ny * s.cells[2];
+  require(count < std::numeric_limits<int>::max(),
+          "a rank's block of " + std::to_string(count) + " cells is beyond 2^31: use more ranks");
+  const int cells = static_cast<int>(count);
   const int threads = shape.threads;
-  const int rows_per_team = std::clamp(threads * shape.cells_per_thread / nx, 1, rows);
-  const int teams = (rows + rows_per_team - 1) / rows_per_team;
+  const int slots = std::max(1, static_cast<int>(ExecSpace().concurrency() / threads) * shape.waves);
+  const int teams = std::max(1, std::min(slots, (cells + threads - 1) / threads));
+  const int stride = teams * threads;
   const Reducer reducer = result;
   Kokkos::parallel_reduce(
       label, Teams(teams, threads),
       KOKKOS_LAMBDA(const Teams::member_type& team, Value& value) {
         Value own;
         reducer.init(own);
-        const int first_row = team.league_rank() * rows_per_team;
-        const int cells = Kokkos::min(rows_per_team, rows - first_row) * nx;
-        for (int q = team.team_rank(); q < cells; q += threads) {
-          const int row_offset = q / nx;
-          const int row = first_row + row_offset;
+        for (int q = team.league_rank() * threads + team.team_rank(); q < cells; q += stride) {
+          const int row = q / nx;
           const int k = row / ny;
-          body(g + q - row_offset * nx, g + row - k * ny, g + k, own);
+          body(g + q - row * nx, g + row - k * ny, g + k, own);
         }
         reducer.join(value, own);
       },
