@@ -9,10 +9,8 @@
 #include "solver/poisson_kernels.hpp"
 #include "solver/red_black.hpp"
 
-#include <cmath>
 #include <cstdio>
 #include <functional>
-#include <string>
 
 namespace eddy::bench {
 namespace {
@@ -58,51 +56,6 @@ void residual_read_only(Field r, Field x_field, Field b_field, const solver::Poi
                                 w.z * (x(i, j, k - 1) + x(i, j, k + 1));
         r(i, j, k) = b(i, j, k) - (neighbours + w.diagonal() * x(i, j, k));
       });
-}
-
-/// |b - L(x)|^2 over the owned cells, as a team reduction (`unroll` 1, 2, 4 or 8 cells per step) or, for unroll 0,
-/// as a range over the owned span.
-Real residual_norm2(Field x, Field b, const solver::PoissonLevel& level, grid::ReduceShape shape, int unroll) {
-  const auto w = level.weights();
-  const auto body = KOKKOS_LAMBDA(int i, int j, int k, Real& sum) {
-    const Real res = b(i, j, k) - solver::laplacian_at(x, i, j, k, w);
-    sum += res * res;
-  };
-  Real sum = 0;
-  const char* label = "bench::residual_norm";
-  switch (unroll) {
-    case 0:
-      grid::reduce_over_owned_span(label, level.shape, body, Kokkos::Sum<Real>(sum));
-      break;
-    case 1:
-      grid::reduce_over_owned_cells<1>(label, level.shape, body, Kokkos::Sum<Real>(sum), shape);
-      break;
-    case 2:
-      grid::reduce_over_owned_cells<2>(label, level.shape, body, Kokkos::Sum<Real>(sum), shape);
-      break;
-    case 4:
-      grid::reduce_over_owned_cells<4>(label, level.shape, body, Kokkos::Sum<Real>(sum), shape);
-      break;
-    default:
-      grid::reduce_over_owned_cells<8>(label, level.shape, body, Kokkos::Sum<Real>(sum), shape);
-      break;
-  }
-  return sum;
-}
-
-/// The sum of `f` over the owned cells: the solvers' reduction (unroll 4), one cell per step (1), or the span range
-/// (0).
-Real field_sum(Field f, const solver::PoissonLevel& level, int unroll) {
-  const auto body = KOKKOS_LAMBDA(int i, int j, int k, Real& sum) { sum += f(i, j, k); };
-  Real sum = 0;
-  if (unroll == 0) {
-    grid::reduce_over_owned_span("bench::sum_span", level.shape, body, Kokkos::Sum<Real>(sum));
-  } else if (unroll == 1) {
-    grid::reduce_over_owned_cells<1>("bench::sum", level.shape, body, Kokkos::Sum<Real>(sum));
-  } else {
-    grid::reduce_over_owned_cells("bench::sum", level.shape, body, Kokkos::Sum<Real>(sum));
-  }
-  return sum;
 }
 
 /// The residual over the flat allocation: one thread per point of the span from the first to the last owned cell,
@@ -242,31 +195,6 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
                                         : 2],
                     24, time_kernel([&] { residual_z_march(r_march, x, b, level, chunk); }, reps, reducer)});
   }
-  // Residual norms (two reads, no write): the team reduction of the solvers against a range over the owned span,
-  // and other team shapes. Each must agree with the first to round-off before it is timed.
-  struct NormVariant {
-    grid::ReduceShape shape;
-    int unroll;
-    const char* name;
-  };
-  const Real norm = residual_norm2(x, b, level, {}, 4);
-  for (const NormVariant v :
-       {NormVariant{{}, 4, "residual norm (production)"}, NormVariant{{}, 0, "residual norm, span range"},
-        NormVariant{{}, 1, "residual norm, unroll 1"}, NormVariant{{}, 2, "residual norm, unroll 2"},
-        NormVariant{{}, 8, "residual norm, unroll 8"}, NormVariant{{512, 1}, 4, "residual norm, 512 threads"},
-        NormVariant{{256, 2}, 4, "residual norm, 2 waves"}}) {
-    require(std::abs(residual_norm2(x, b, level, v.shape, v.unroll) - norm) <= 1e-12 * norm,
-            std::string("bench stencil: ") + v.name + " differs from the production residual norm");
-    rows.push_back({v.name, 16, time_kernel([&] { residual_norm2(x, b, level, v.shape, v.unroll); }, reps, reducer)});
-  }
-  const Real total = field_sum(b, level, 4);
-  for (const int unroll : {0, 1}) {
-    require(std::abs(field_sum(b, level, unroll) - total) <= 1e-12 * std::abs(total) + 1e-9,
-            "bench stencil: a field sum differs from the production sum");
-  }
-  rows.push_back({"field sum (production)", 8, time_kernel([&] { field_sum(b, level, 4); }, reps, reducer)});
-  rows.push_back({"field sum, unroll 1", 8, time_kernel([&] { field_sum(b, level, 1); }, reps, reducer)});
-  rows.push_back({"field sum, span range", 8, time_kernel([&] { field_sum(b, level, 0); }, reps, reducer)});
   rows.push_back({"laplacian apply r = L x", 16,
                   time_kernel([&] { solver::apply_laplacian(r, x, level.shape, level.spacing, 3); }, reps, reducer)});
   // One red-black sweep is both colours, red first.

@@ -5,7 +5,6 @@
 #include "core/error.hpp"
 #include "grid/index_ranges.hpp"
 
-#include <algorithm>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -97,63 +96,10 @@ void for_each_box_point(const char* label, Int3 lo, Int3 hi, const Body& body) {
 #endif
 }
 
-/// Threads per team, and teams per team slot of the device, of reduce_over_owned_cells on GPUs.
-struct ReduceShape {
-  int threads = 256, waves = 1;
-};
-
-/// Reduces body(i, j, k, value) over the owned cells of `s` into `result` (a Kokkos reducer). On GPUs as many teams
-/// as the device holds at once (times `shape.waves`) stride together through the owned cells, and each thread sums
-/// `Unroll` cells a stride apart per step into a value of its own: their loads are all in flight before the first
-/// sum. A range reduction keeps its running value in shared memory, which orders each load after the previous sum;
-/// with one load in flight per thread a sum streamed at half the bandwidth of a triad (H200, `eddy bench stencil`).
-/// The order of the sums is fixed, so results repeat bit for bit.
-template <int Unroll = 4, class Body, class Result>
-void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, const Body& body, Result&& result,
-                             ReduceShape shape = {}) {
-#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  using Reducer = std::decay_t<Result>;
-  using Value = typename Reducer::value_type;
-  using Teams = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>>;
-  const int g = s.ghost, nx = s.cells[0], ny = s.cells[1];
-  const long long count = static_cast<long long>(nx) * ny * s.cells[2];
-  require(count * Unroll < std::numeric_limits<int>::max(), "a rank's block of " + std::to_string(count) +
-                                                                " cells is beyond 2^31 / " + std::to_string(Unroll) +
-                                                                ": use more ranks");
-  const int cells = static_cast<int>(count);
-  const int threads = shape.threads;
-  const int slots = std::max(1, static_cast<int>(ExecSpace().concurrency() / threads) * shape.waves);
-  const int teams = std::max(1, std::min(slots, (cells + threads - 1) / threads));
-  const int stride = teams * threads;
-  const Reducer reducer = result;
-  Kokkos::parallel_reduce(
-      label, Teams(teams, threads),
-      KOKKOS_LAMBDA(const Teams::member_type& team, Value& value) {
-        Value own;
-        reducer.init(own);
-        for (int first = team.league_rank() * threads + team.team_rank(); first < cells; first += Unroll * stride) {
-#pragma unroll
-          for (int u = 0; u < Unroll; ++u) {
-            const int q = first + u * stride;
-            if (q < cells) {
-              const int row = q / nx;
-              const int k = row / ny;
-              body(g + q - row * nx, g + row - k * ny, g + k, own);
-            }
-          }
-        }
-        reducer.join(value, own);
-      },
-      std::forward<Result>(result));
-#else
-  (void)shape;
-  Kokkos::parallel_reduce(label, owned_cells(s), body, std::forward<Result>(result));
-#endif
-}
-
-/// The same reduction as a range over the owned span, one point per iteration (for comparison in `eddy bench`).
+/// Reduces body(i, j, k, value) over the owned cells of `s` into `result` (a Kokkos reducer), as for_each_owned_cell.
 template <class Body, class Result>
-void reduce_over_owned_span(const char* label, const fields::LocalShape& s, const Body& body, Result&& result) {
+void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, const Body& body, Result&& result) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   const OwnedSpan span = owned_span(s);
   using Value = typename std::decay_t<Result>::value_type;
   Kokkos::parallel_reduce(
@@ -163,6 +109,9 @@ void reduce_over_owned_span(const char* label, const fields::LocalShape& s, cons
         if (span.owned(p, i, j, k)) body(i, j, k, value);
       },
       std::forward<Result>(result));
+#else
+  Kokkos::parallel_reduce(label, owned_cells(s), body, std::forward<Result>(result));
+#endif
 }
 
 }  // namespace eddy::grid
