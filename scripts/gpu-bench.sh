@@ -42,6 +42,7 @@ if [[ $gpus -ge 2 ]]; then
 fi
 run step1 "$eddy" bench step --n "$size"
 run step1_tight "$eddy" bench step --n "$size" --rtol 1e-6
+run step1_post "$eddy" bench step --n "$size" --pre-smooth 0 --post-smooth 2
 # Small grids: where kernel launches, not bandwidth, set the pace (the V-cycle replays as a CUDA graph on one GPU).
 run poisson_small "$eddy" bench poisson --n 128
 run step1_small "$eddy" bench step --n 128
@@ -69,7 +70,7 @@ grep -E "tests passed|tests failed|Failed|Timeout|\*\*\*" "$out/ctest.log" | tai
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil torch poisson poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step1_tight step2weak \
+for f in stencil torch poisson poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step1_tight step1_post step2weak \
   step2strong poisson_small step1_small; do
   [[ -s "$out/$f.log" ]] && { echo "-- $f"; grep -vE "^\s*$" "$out/$f.log" | tail -12; }
 done
