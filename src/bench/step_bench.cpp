@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <numeric>
+#include <string>
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
@@ -87,7 +88,9 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   const double rtol = options.real("rtol", 0, 1);
   const std::array<int, 2> smoothing{static_cast<int>(options.integer("pre-smooth", 0)),
                                      static_cast<int>(options.integer("post-smooth", 0))};
-  require(smoothing[0] + smoothing[1] >= 1, "eddy bench step: --pre-smooth + --post-smooth must be >= 1");
+  require(smoothing[0] + smoothing[1] >= 1, "eddy bench step: --pre-smooth " + std::to_string(smoothing[0]) +
+                                                " and --post-smooth " + std::to_string(smoothing[1]) +
+                                                ": their sum must be >= 1 (a V-cycle must smooth)");
   // Weak scaling stacks one box of n^3 cells per rank along z; strong scaling keeps n^3 in total.
   const Int3 cells{n, n, weak ? n * context.size() : n};
   const std::string out_dir = "build/bench-step-" + std::to_string(context.size()) + "ranks";
