@@ -22,11 +22,14 @@ ConjugateGradient::ConjugateGradient(const PoissonLevel& level, parallel::Contex
   if (preconditioned) z_ = fields::make_field("cg::z", level.shape);
 }
 
-PoissonStats ConjugateGradient::solve(Field x, Field b, const StopCriteria& stop, Preconditioner* preconditioner) {
+PoissonStats ConjugateGradient::solve(Field x, Field b, const StopCriteria& stop, const SolveRequest& request,
+                                      Preconditioner* preconditioner) {
   ProfileRegion region("poisson::cg");
   const bool flexible = preconditioner != nullptr;
   const auto& reducer = *reducer_;
-  const Real shift = level_.singular() ? global_sum(b, level_, reducer) / level_.global_cells() : Real(0);
+  const bool singular = level_.singular();
+  const Real shift =
+      singular && !request.rhs_mean_free ? global_sum(b, level_, reducer) / level_.global_cells() : Real(0);
 
   PoissonStats stats;
   ghosts_.fill(x);
@@ -68,7 +71,7 @@ PoissonStats ConjugateGradient::solve(Field x, Field b, const StopCriteria& stop
     }
   }
   ghosts_.fill(x);
-  if (level_.singular()) subtract_constant(x, global_sum(x, level_, reducer) / level_.global_cells());
+  if (singular && request.pin_mean) subtract_constant(x, global_sum(x, level_, reducer) / level_.global_cells());
   residual_with_norms(r_, NormsStore::residual, x, b, shift, level_, sums_[0], reducer);
   stats.final_residual = std::sqrt(read_sums<1>(sums_[0])[0]);
   return stats;

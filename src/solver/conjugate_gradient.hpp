@@ -31,7 +31,8 @@ class ConjugateGradient {
   ConjugateGradient(const PoissonLevel& level, parallel::Context& context, const parallel::Reducer& reducer,
                     config::CommBackend halo_backend, bool preconditioned);
   /// Solves L(x) = b starting from x; returns with the ghosts of x valid.
-  PoissonStats solve(Field x, Field b, const StopCriteria& stop, Preconditioner* preconditioner = nullptr);
+  PoissonStats solve(Field x, Field b, const StopCriteria& stop, const SolveRequest& request = {},
+                     Preconditioner* preconditioner = nullptr);
   /// Fills the ghosts of a field of this level.
   GhostFiller& ghosts() { return ghosts_; }
 

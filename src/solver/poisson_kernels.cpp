@@ -64,13 +64,13 @@ void subtract_constant(Field f, Real value) {
 void residual_with_norms(Field out, NormsStore store, Field x, Field b, Real shift, const PoissonLevel& level,
                          Buffer sums, const parallel::Reducer& reducer) {
   const auto w = level.weights();
-  const bool keep_residual = store == NormsStore::residual;
+  const bool keep_residual = store == NormsStore::residual, keep = store != NormsStore::nothing;
   grid::reduce_over_owned_cells(
       "poisson::residual_norms", level.shape,
       KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
         const Real rhs = b(i, j, k) - shift;
         const Real res = rhs - laplacian_at(x, i, j, k, w);
-        out(i, j, k) = keep_residual ? res : rhs;
+        if (keep) out(i, j, k) = keep_residual ? res : rhs;
         s.value[0] += res * res;
         s.value[1] += rhs * rhs;
       },

@@ -36,8 +36,8 @@ std::array<Real, N> read_sums(Buffer values) {
 Real global_sum(Field f, const PoissonLevel& level, const parallel::Reducer& reducer);
 /// Subtracts `value` from every point of `f`, ghosts included.
 void subtract_constant(Field f, Real value);
-/// What residual_with_norms stores in its output field.
-enum class NormsStore { residual, shifted_rhs };
+/// What residual_with_norms stores in its output field (nothing: `out` is not written).
+enum class NormsStore { residual, shifted_rhs, nothing };
 /// out = b - shift - L(x) or b - shift (owned cells); sums = global {|b - shift - L(x)|^2, |b - shift|^2}.
 void residual_with_norms(Field out, NormsStore store, Field x, Field b, Real shift, const PoissonLevel& level,
                          Buffer sums, const parallel::Reducer& reducer);

@@ -34,7 +34,9 @@ class CgSolver : public PoissonSolver {
       multigrid_ = std::make_unique<Multigrid>(top_level(problem), context, reducer, config, problem.halo_backend);
     }
   }
-  PoissonStats solve(Field phi, Field rhs) override { return cg_.solve(phi, rhs, stop_, multigrid_.get()); }
+  PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
+    return cg_.solve(phi, rhs, stop_, request, multigrid_.get());
+  }
   std::string name() const override { return multigrid_ ? "mg_cg" : "cg"; }
 
  private:
@@ -54,12 +56,17 @@ class StationarySolver : public PoissonSolver {
         b_(fields::make_field("poisson::b", problem.shape)),
         sums_("poisson::sums", 2) {}
 
-  PoissonStats solve(Field phi, Field rhs) override {
+  PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
     ProfileRegion region("poisson::" + name());
     const auto& reducer = *reducer_;
-    const Real shift = level_.singular() ? global_sum(rhs, level_, reducer) / level_.global_cells() : Real(0);
+    const bool singular = level_.singular();
+    const Real shift =
+        singular && !request.rhs_mean_free ? global_sum(rhs, level_, reducer) / level_.global_cells() : Real(0);
+    // Without a shift the iterations read the right-hand side in place.
+    const Field b = shift != 0 ? b_ : rhs;
     ghosts().fill(phi);
-    residual_with_norms(b_, NormsStore::shifted_rhs, phi, rhs, shift, level_, sums_, reducer);
+    residual_with_norms(b_, shift != 0 ? NormsStore::shifted_rhs : NormsStore::nothing, phi, rhs, shift, level_, sums_,
+                        reducer);
     const auto initial = read_sums<2>(sums_);
     PoissonStats stats;
     stats.initial_residual = stats.final_residual = std::sqrt(initial[0]);
@@ -71,11 +78,11 @@ class StationarySolver : public PoissonSolver {
     bool phi_summed = false;
     Real phi_sum = 0;
     for (int it = 1; !stats.converged && it <= stop_.max_iterations; ++it) {
-      iterate(phi, b_);
+      iterate(phi, b);
       stats.iterations = it;
       phi_summed = false;
       if (it % stop_.check_every == 0 || it == stop_.max_iterations) {
-        const auto [norm2, sum] = residual_norm2_and_sum(phi, b_, level_, reducer);
+        const auto [norm2, sum] = residual_norm2_and_sum(phi, b, level_, reducer);
         stats.final_residual = std::sqrt(norm2);
         stats.history.push_back(stats.final_residual);
         stats.converged = stats.final_residual <= tolerance;
@@ -83,7 +90,7 @@ class StationarySolver : public PoissonSolver {
         phi_sum = sum;
       }
     }
-    if (level_.singular()) {
+    if (singular && request.pin_mean) {
       if (!phi_summed) phi_sum = global_sum(phi, level_, reducer);
       subtract_constant(phi, phi_sum / level_.global_cells());
     }

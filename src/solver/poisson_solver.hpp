@@ -47,11 +47,23 @@ struct PoissonStats {
   std::vector<Real> history;  ///< residual norm at each check
 };
 
+/// What a caller knows about one solve of a singular problem (no Dirichlet face); both fields are ignored otherwise.
+struct SolveRequest {
+  /// The right-hand side sums to zero up to round-off (the divergence of a velocity with no net flux through the
+  /// boundary), so its mean is not removed: one pass over the cells less, and the iterations read rhs in place.
+  bool rhs_mean_free = false;
+  /// The solution's mean is set to zero on return; without it the mean is whatever the iterations leave (the
+  /// gradient, all a projection uses, is the same): one pass less.
+  bool pin_mean = true;
+};
+
 class PoissonSolver {
  public:
   virtual ~PoissonSolver() = default;
   /// Solves L(phi) = rhs on the owned cells, starting from phi (warm start); on return the ghosts of phi are valid.
-  virtual PoissonStats solve(Field phi, Field rhs) = 0;
+  virtual PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) = 0;
+  /// Solves with the mean of rhs removed and the mean of phi set to zero (singular problems).
+  PoissonStats solve(Field phi, Field rhs) { return solve(phi, rhs, SolveRequest{}); }
   /// Short name for logs ("multigrid", "cg", ...).
   virtual std::string name() const = 0;
 };

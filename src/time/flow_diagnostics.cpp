@@ -25,6 +25,7 @@ struct DiagnosticReducer {
 
   result_view_type result;
 
+  KOKKOS_INLINE_FUNCTION explicit DiagnosticReducer(value_type& value) : result(&value) {}
   KOKKOS_INLINE_FUNCTION void join(value_type& into, const value_type& from) const {
     into.energy += from.energy;
     keep_larger(into.divergence, from.divergence);
@@ -56,7 +57,7 @@ LocalDiagnostics local_flow_diagnostics(const fields::FlowState& state, const op
         keep_larger(local.divergence, Kokkos::fabs(operators::divergence_at_center(u, v, w, i, j, k, inv, three_d)));
         keep_larger(local.rate, cell_rate);
       },
-      DiagnosticReducer{DiagnosticReducer::result_view_type(&sums)});
+      DiagnosticReducer(sums));
   LocalDiagnostics result;
   result.kinetic_energy = 0.5 * sums.energy * grid.cell_volume();
   result.max_divergence = sums.divergence;

@@ -21,8 +21,9 @@ class Projection {
 
   /// Writes the Poisson right-hand side div(u*) / weight (velocity ghosts must be valid).
   void build_rhs(const fields::FlowState& state, Real weight);
-  /// Solves for phi (warm-started from and stored into state.p).
-  solver::PoissonStats solve(const fields::FlowState& state);
+  /// Solves for phi (warm-started from and stored into state.p); `pin_mean` sets its mean to zero when the pressure
+  /// is only fixed up to a constant (walls and periodic faces).
+  solver::PoissonStats solve(const fields::FlowState& state, bool pin_mean);
   /// Subtracts weight * grad(phi) from the velocity.
   void correct(const fields::FlowState& state, Real weight);
 

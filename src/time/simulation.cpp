@@ -87,8 +87,9 @@ struct Simulation::Impl {
     }
   }
 
-  // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome.
-  solver::PoissonStats project(Real weight) {
+  // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `pin_mean`
+  // sets the pressure's mean to zero where only its gradient is fixed.
+  solver::PoissonStats project(Real weight, bool pin_mean) {
     {
       auto scope = timers.time(Phase::projection);
       projection.build_rhs(state, weight);
@@ -96,7 +97,7 @@ struct Simulation::Impl {
     solver::PoissonStats stats;
     {
       auto scope = timers.time(Phase::poisson);
-      stats = projection.solve(state);
+      stats = projection.solve(state, pin_mean);
     }
     {
       auto scope = timers.time(Phase::projection);
@@ -127,7 +128,7 @@ struct Simulation::Impl {
     if (!options.restart.empty()) return restart_from_checkpoint();
     set_initial_velocity(deck.initial, decomp, state);
     fill_velocity_ghosts(true, 0);
-    project(1.0);
+    project(1.0, false);
     Kokkos::deep_copy(state.p, 0);
     physics.initialise();
     reduce_diagnostics();
@@ -208,7 +209,10 @@ struct Simulation::Impl {
         }
         fill_velocity_ghosts(false, 0);
       }
-      const solver::PoissonStats stats = project(dt * stage.alpha());
+      // The stages use only the pressure's gradient: its mean is fixed once, after the last stage (every stage with
+      // bodies, whose incremental pressure adds up over the stages).
+      const bool last_stage = s + 1 == stages.count;
+      const solver::PoissonStats stats = project(dt * stage.alpha(), last_stage || physics.has_bodies());
       if (physics.has_bodies()) {
         auto scope = timers.time(Phase::projection);
         add_field(state.p, previous_pressure);
