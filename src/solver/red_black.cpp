@@ -140,32 +140,56 @@ struct FaceNeighbours {
 
 // The fused sweep's tile of x-y columns (tx by ty cells) and its scratch ring of first-colour planes (the tile plus a
 // one-cell rim). Only the first colour is stored, half a rim row per row: rim point a (-1 .. tx) sits at (a + 1) / 2,
-// so neighbouring threads touch neighbouring words. A ring of four planes lets plane m + 2 be written while m - 1, m
-// and m + 1 are read: one barrier per plane.
+// so neighbouring threads touch neighbouring words. A ring of four planes lets plane j be written while j - 3 .. j - 1
+// are read: one barrier per plane.
 template <int tx, int ty, int min_teams>
 struct Tile {
-  static constexpr int x = tx, y = ty, rim_x = tx + 2, rim_y = ty + 2, row_points = rim_x / 2;
-  static constexpr int plane_points = rim_y * row_points, ring_planes = 4;
+  static constexpr int x = tx, y = ty, half = tx / 2, pairs = tx * ty / 2, rim = tx + ty;
+  static constexpr int row_points = half + 1, plane_points = (ty + 2) * row_points, ring_planes = 4;
+  static_assert(rim <= pairs, "each rim point of a plane needs a pair of the tile to compute it");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  static constexpr int threads = tx * ty / 2;  // one per pair of cells of a row
+  static constexpr int threads = pairs;  // one per pair of cells of a row
 #else
   static constexpr int threads = 1;
 #endif
-  // Launch bounds: room for `min_teams` teams per multiprocessor (40 registers a thread; more teams hide the barriers).
+  // Launch bounds: room for `min_teams` teams per multiprocessor.
   using Policy =
       Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>;
-  static KOKKOS_INLINE_FUNCTION int slot(int plane) { return (plane + ring_planes) % ring_planes; }
-  static KOKKOS_INLINE_FUNCTION int at(int plane, int a, int c) {
-    return slot(plane) * plane_points + (c + 1) * row_points + ((a + 1) >> 1);
+  /// Index of rim point (row c + 1, half-row point q) of plane `plane` (plane >= -1).
+  static KOKKOS_INLINE_FUNCTION int at(int plane, int c, int q) {
+    return ((plane + ring_planes) & (ring_planes - 1)) * plane_points + (c + 1) * row_points + q;
   }
 };
 
-// Neighbour values read from the ring around cell (a, c) of the tile in plane m.
+// The seven values of a cell's update (six neighbours, the right-hand side), all loaded before any is used so that
+// their loads are in flight together.
+struct LoadedStencil {
+  Real west = 0, east = 0, south = 0, north = 0, below = 0, above = 0, rhs = 0;
+  LoadedStencil() = default;
+  KOKKOS_INLINE_FUNCTION LoadedStencil(const Real* centre, const Real* b, Strides s, bool z_active)
+      : west(centre[-1]), east(centre[1]), south(centre[-s.row]), north(centre[s.row]), rhs(*b) {
+    if (z_active) {
+      below = centre[-s.plane];
+      above = centre[s.plane];
+    }
+  }
+  KOKKOS_INLINE_FUNCTION Real operator()(int di, int dj, int dk) const {
+    return di < 0 ? west : di > 0 ? east : dj < 0 ? south : dj > 0 ? north : dk < 0 ? below : above;
+  }
+};
+
+// The first-colour neighbours, in the ring, of the second-colour cell of pair h (cells 2 h, 2 h + 1) of tile row c:
+// its x neighbours are rim points h and h + 1 of the row, the others point h + second (its place in the pair) of the
+// rows and planes around.
 template <class T>
-struct RingNeighbours {
+struct PairRing {
   const Real* ring;
-  int a, c, m;
-  KOKKOS_INLINE_FUNCTION Real operator()(int di, int dj, int dk) const { return ring[T::at(m + dk, a + di, c + dj)]; }
+  int here, below, above, second;  // rim point (c, h) in planes m, m - 1, m + 1
+  KOKKOS_INLINE_FUNCTION Real operator()(int di, int dj, int dk) const {
+    if (di != 0) return ring[here + (di > 0)];
+    if (dj != 0) return ring[here + second + dj * T::row_points];
+    return ring[(dk < 0 ? below : above) + second];
+  }
 };
 
 // The tile of SweepTile::x64_y8, the default.
@@ -212,8 +236,9 @@ bool fused_sweep_pays_on(const PoissonLevel& level) {
 
 namespace {
 
-// Team-wide loops over the rim's first-colour points of a plane, then over the tile's pairs of cells of the plane
-// below, one barrier per plane.
+// Each pair of a tile row computes, per plane j, its first-colour cell (and one rim point for the first T::rim pairs)
+// into the ring, and the second-colour cell of plane j - 2 from the ring; one barrier per plane. All global loads of
+// a plane are issued before any of its values is used.
 template <class T>
 void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourStencil& s, int first, int planes) {
   const Strides st = strides_of(out_field, {in_field, b_field});
@@ -234,37 +259,62 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
         const int tile = team.league_rank();
         const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x % tiles_y * T::y;
         const int k0 = tile / (tiles_x * tiles_y) * chunk, k1 = k0 + chunk < nz ? k0 + chunk : nz;
-        // Plane lk's first colour goes into the ring, then plane lk - 1's cells are written from it.
-        for (int lk = k0 - 1; lk <= k1; ++lk) {
-          if (lk >= 0 && lk < nz) {
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::plane_points), [&](int p) {
-              const int c = p / T::row_points - 1, lj = j0 + c;
-              const int li = i0 - 1 + 2 * (p % T::row_points) + ((first_parity + i0 - 1 + lj + lk) & 1);
-              const int a = li - i0;
-              if (li < 0 || li >= s.n[0] || lj < 0 || lj >= s.n[1]) return;
-              if ((c < 0 || c >= T::y) && (a < 0 || a >= T::x)) return;  // rim corners are never read
-              const long long o = st.at(li + g, lj + g, lk + g);
-              ring[T::at(lk, a, c)] = s.relaxed(PointNeighbours{in + o, st}, b[o], li, lj, lk);
-            });
-          }
-          team.team_barrier();
-          const int m = lk - 1;
-          if (m < k0) continue;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::y * (T::x / 2)), [&](int p) {
-            const int c = p / (T::x / 2), lj = j0 + c;
-            if (lj >= s.n[1]) return;
-            const int a0 = 2 * (p % (T::x / 2));
-            const long long row = st.at(i0 + g, lj + g, m + g);
-            for (int a = a0; a <= a0 + 1; ++a) {
-              const int li = i0 + a;
-              if (li >= s.n[0]) return;
-              if (s.has_colour(li, lj, m, first)) {
-                out[row + a] = ring[T::at(m, a, c)];
-              } else if (s.away_from_faces(li, lj, m) || !s.on_shared_face(li, lj, m)) {
-                out[row + a] = s.relaxed(RingNeighbours<T>{ring, a, c, m}, b[row + a], li, lj, m);
-              }
+        // Cell (i0, j0, 0) of each field; per plane only the plane's offset and the colour's parity change.
+        const long long corner = st.at(i0 + g, j0 + g, g);
+        const Real* in_tile = in + corner;
+        const Real* b_tile = b + corner;
+        Real* out_tile = out + corner;
+        for (int j = k0 - 1; j <= k1 + 1; ++j) {
+          const int m = j - 2;
+          const bool first_plane = j <= k1 && j >= 0 && j < nz, second_plane = m >= k0, stored = j >= k0 && j < k1;
+          const long long zj = j * st.plane, zm = zj - 2 * st.plane;
+          const int parity = (first_parity + j0 + j) & 1;  // the first colour of tile row c at a = parity + c mod 2
+          const int ring_j = T::at(j, -1, 0), ring_m = T::at(m, -1, 0), ring_below = T::at(m - 1, -1, 0),
+                    ring_above = T::at(m + 1, -1, 0);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::pairs), [&](int p) {
+            const int c = p / T::half, h = p % T::half, lj = j0 + c, row = c * st.row;
+            // The pair's first-colour cell of plane j (m has the same parity: its second colour is the other cell).
+            const int r = (parity + c) & 1, a = 2 * h + r, li = i0 + a;
+            const bool core = first_plane && li < s.n[0] && lj < s.n[1];
+            // One rim point of plane j: rows -1 and ty inside the tile's x range, then one point beside each row.
+            int rc = 0, rq = 0, ra = 0;
+            if (p < T::x) {
+              rc = p < T::half ? -1 : T::y;
+              rq = p % T::half;
+              ra = 2 * rq + ((parity + rc) & 1);
+              rq += ra & 1;
+            } else if (p < T::rim) {
+              rc = p - T::x;
+              const bool west = (parity + rc) & 1;
+              ra = west ? -1 : T::x;
+              rq = west ? 0 : T::half;
+            }
+            const int rli = i0 + ra, rlj = j0 + rc, rim_offset = rc * st.row + ra;
+            const bool edge = first_plane && p < T::rim && rli >= 0 && rli < s.n[0] && rlj >= 0 && rlj < s.n[1];
+            // The pair's second-colour cell of plane m.
+            const int a2 = 2 * h + 1 - r, li2 = i0 + a2;
+            const bool update = second_plane && li2 < s.n[0] && lj < s.n[1] &&
+                                (s.away_from_faces(li2, lj, m) || !s.on_shared_face(li2, lj, m));
+
+            LoadedStencil core_values, edge_values;
+            if (core) core_values = LoadedStencil(in_tile + zj + row + a, b_tile + zj + row + a, st, s.z_active);
+            if (edge) edge_values = LoadedStencil(in_tile + zj + rim_offset, b_tile + zj + rim_offset, st, s.z_active);
+            const Real rhs2 = update ? b_tile[zm + row + a2] : 0;
+            if (update) {
+              const int here = (c + 1) * T::row_points + h;
+              const PairRing<T> around{ring, ring_m + here, ring_below + here, ring_above + here, 1 - r};
+              out_tile[zm + row + a2] = s.relaxed(around, rhs2, li2, lj, m);
+            }
+            if (core) {
+              const Real value = s.relaxed(core_values, core_values.rhs, li, lj, j);
+              ring[ring_j + (c + 1) * T::row_points + h + r] = value;
+              if (stored) out_tile[zj + row + a] = value;
+            }
+            if (edge) {
+              ring[ring_j + (rc + 1) * T::row_points + rq] = s.relaxed(edge_values, edge_values.rhs, rli, rlj, j);
             }
           });
+          team.team_barrier();
         }
       });
 }
@@ -276,11 +326,11 @@ void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& leve
   const ColourStencil s = colour_stencil(level);
   switch (tile) {
     case SweepTile::x64_y8:
-      return fused_tiles<Tile<default_tile_x, default_tile_y, 6>>(out, in, b, s, first, planes);
+      return fused_tiles<Tile<default_tile_x, default_tile_y, 4>>(out, in, b, s, first, planes);
     case SweepTile::x64_y4:
-      return fused_tiles<Tile<64, 4, 12>>(out, in, b, s, first, planes);
+      return fused_tiles<Tile<64, 4, 8>>(out, in, b, s, first, planes);
     case SweepTile::x64_y16:
-      return fused_tiles<Tile<64, 16, 3>>(out, in, b, s, first, planes);
+      return fused_tiles<Tile<64, 16, 2>>(out, in, b, s, first, planes);
   }
 }
 

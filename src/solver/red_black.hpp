@@ -9,8 +9,10 @@
 //  - the fused sweep: one kernel reads the old field once and writes the new one into a second field. Each team takes
 //    a tile of x-y columns and marches up a chunk of z planes, keeping the first colour of the last planes (tile plus
 //    a one-cell rim) in team scratch memory; the second colour of a plane is computed from there, so the first colour
-//    never makes a round trip through device memory. Second-colour cells on a shared face need the neighbour's new
-//    first colour: after the exchange a small kernel updates them in place.
+//    never makes a round trip through device memory. A thread owns a pair of neighbouring cells of a tile row: per
+//    plane it computes the pair's first-colour cell of plane j and its second-colour cell of plane j - 2, with every
+//    global load of the plane issued before any value is used. Second-colour cells on a shared face need the
+//    neighbour's new first colour: after the exchange a small kernel updates them in place.
 #include "solver/poisson_level.hpp"
 
 namespace eddy::solver {
@@ -18,7 +20,7 @@ namespace eddy::solver {
 /// One Gauss-Seidel update, in place, of the cells of one colour ((global i + j + k) % 2 == colour).
 void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour);
 
-/// True where the fused sweep is the faster form: on GPUs (H200, 512^3: 1.63 ms against 2.06 ms for the two colour
+/// True where the fused sweep is the faster form: on GPUs (H200, 512^3: 1.55 ms against 2.06 ms for the two colour
 /// passes); on CPUs its team loops cost more than the passes (`eddy bench stencil`).
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
 inline constexpr bool fused_sweep_pays = true;
