@@ -1,5 +1,6 @@
 #include "operators/advection.hpp"
 
+#include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
 #include "operators/advection_stencil.hpp"
 #include "operators/laplacian.hpp"
@@ -8,12 +9,12 @@ namespace eddy::operators {
 namespace {
 
 // One kernel for all components: each cell reads the velocity neighbourhood once for the three stencils (three
-// kernels, one per component, read it three times). A face on a physical high boundary is not advanced: the
-// component's own index stops one short there.
+// kernels, one per component, read it three times), through int offsets (fields/flat_field.hpp). A face on a physical
+// high boundary is not advanced: the component's own index stops one short there.
 template <bool Upwind>
 void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
                      Real viscosity) {
-  const Field u = state.u, v = state.v, w = state.w;
+  const fields::FlatField u(state.u), v(state.v), w(state.w);
   const Field rhs_u = rhs.u, rhs_v = rhs.v, rhs_w = rhs.w;
   const InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;

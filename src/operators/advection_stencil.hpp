@@ -24,8 +24,8 @@ KOKKOS_INLINE_FUNCTION Real advective_flux(Real a, Real low, Real high) {
 }
 
 /// -div(u u) of u at the x-face (i, j, k).
-template <bool Upwind>
-KOKKOS_INLINE_FUNCTION Real advection_u(const Field& u, const Field& v, const Field& w, int i, int j, int k,
+template <bool Upwind, class F>
+KOKKOS_INLINE_FUNCTION Real advection_u(const F& u, const F& v, const F& w, int i, int j, int k,
                                         const InverseSpacing& inv, bool three_d) {
   const Real flux_x_high = advective_flux<Upwind>(interp_u_to_center(u, i + 1, j, k), u(i, j, k), u(i + 1, j, k));
   const Real flux_x_low = advective_flux<Upwind>(interp_u_to_center(u, i, j, k), u(i - 1, j, k), u(i, j, k));
@@ -41,8 +41,8 @@ KOKKOS_INLINE_FUNCTION Real advection_u(const Field& u, const Field& v, const Fi
 }
 
 /// -div(u v) of v at the y-face (i, j, k).
-template <bool Upwind>
-KOKKOS_INLINE_FUNCTION Real advection_v(const Field& u, const Field& v, const Field& w, int i, int j, int k,
+template <bool Upwind, class F>
+KOKKOS_INLINE_FUNCTION Real advection_v(const F& u, const F& v, const F& w, int i, int j, int k,
                                         const InverseSpacing& inv, bool three_d) {
   const Real flux_x_high = advective_flux<Upwind>(interp_u_to_xy_edge(u, i, j, k), v(i, j, k), v(i + 1, j, k));
   const Real flux_x_low = advective_flux<Upwind>(interp_u_to_xy_edge(u, i - 1, j, k), v(i - 1, j, k), v(i, j, k));
@@ -58,8 +58,8 @@ KOKKOS_INLINE_FUNCTION Real advection_v(const Field& u, const Field& v, const Fi
 }
 
 /// -div(u w) of w at the z-face (i, j, k) (3D only).
-template <bool Upwind>
-KOKKOS_INLINE_FUNCTION Real advection_w(const Field& u, const Field& v, const Field& w, int i, int j, int k,
+template <bool Upwind, class F>
+KOKKOS_INLINE_FUNCTION Real advection_w(const F& u, const F& v, const F& w, int i, int j, int k,
                                         const InverseSpacing& inv) {
   const Real flux_x_high = advective_flux<Upwind>(interp_u_to_xz_edge(u, i, j, k), w(i, j, k), w(i + 1, j, k));
   const Real flux_x_low = advective_flux<Upwind>(interp_u_to_xz_edge(u, i - 1, j, k), w(i - 1, j, k), w(i, j, k));

@@ -6,7 +6,8 @@
 namespace eddy::operators {
 
 /// 5-point (2D, `three_d` false) or 7-point Laplacian of `f` at (i, j, k).
-KOKKOS_INLINE_FUNCTION Real laplacian(const Field& f, int i, int j, int k, const InverseSpacing& inv, bool three_d) {
+template <class F>
+KOKKOS_INLINE_FUNCTION Real laplacian(const F& f, int i, int j, int k, const InverseSpacing& inv, bool three_d) {
   const Real c = f(i, j, k);
   Real result = (f(i + 1, j, k) - 2 * c + f(i - 1, j, k)) * inv.x2 + (f(i, j + 1, k) - 2 * c + f(i, j - 1, k)) * inv.y2;
   if (three_d) result += (f(i, j, k + 1) - 2 * c + f(i, j, k - 1)) * inv.z2;
