@@ -155,28 +155,25 @@ void check_interpolation_of_linear_fields_is_exact() {
 
 TEST(Stencils, InterpolationOfLinearFieldsIsExact) { check_interpolation_of_linear_fields_is_exact(); }
 
+// Largest error of the Laplacian of `f` (a view or a FlatField of a quadratic) against its exact value `expected`.
+template <class F>
+double laplacian_error(const Block& b, const F& f, Real expected) {
+  const auto inv = b.grid.inv;
+  const bool three_d = b.grid.three_d;
+  return max_error(
+      b, KOKKOS_LAMBDA(int i, int j, int k) { return eddy::operators::laplacian(f, i, j, k, inv, three_d); },
+      KOKKOS_LAMBDA(int, int, int) { return expected; });
+}
+
 // nvcc cannot compile device lambdas inside TEST bodies (private member functions): the body lives here.
 void check_laplacian_of_quadratics_is_exact() {
   for (int dim : {2, 3}) {
     const Block b = make_block(dim, false);
-    const auto inv = b.grid.inv;
-    const bool three_d = b.grid.three_d;
     const Field f =
         sample(b, {1, 0.5, 0.5}, [](Real x, Real y, Real z) { return x * x + 2 * y * y - 3 * z * z + x * y; });
-    const Real expected = three_d ? 2 + 4 - 6 : 2 + 4;
-    EXPECT_LT(
-        max_error(
-            b, KOKKOS_LAMBDA(int i, int j, int k) { return eddy::operators::laplacian(f, i, j, k, inv, three_d); },
-            KOKKOS_LAMBDA(int, int, int) { return expected; }),
-        1e-9)
-        << dim << "D";
-    const eddy::fields::FlatField flat(f);
-    EXPECT_LT(
-        max_error(
-            b, KOKKOS_LAMBDA(int i, int j, int k) { return eddy::operators::laplacian(flat, i, j, k, inv, three_d); },
-            KOKKOS_LAMBDA(int, int, int) { return expected; }),
-        1e-9)
-        << dim << "D, through int offsets";
+    const Real expected = b.grid.three_d ? 2 + 4 - 6 : 2 + 4;
+    EXPECT_LT(laplacian_error(b, f, expected), 1e-9) << dim << "D";
+    EXPECT_LT(laplacian_error(b, eddy::fields::FlatField(f), expected), 1e-9) << dim << "D, through int offsets";
   }
 }
 
