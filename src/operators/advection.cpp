@@ -2,8 +2,7 @@
 
 #include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
-#include "operators/advection_stencil.hpp"
-#include "operators/laplacian.hpp"
+#include "operators/momentum_tendency.hpp"
 
 namespace eddy::operators {
 namespace {
@@ -24,21 +23,9 @@ void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& r
   const auto [lo, hi] = grid.face_box(0, false, true);  // the owned cells
   grid::for_each_box_point(
       "flow::momentum_tendency", lo, hi, KOKKOS_LAMBDA(int i, int j, int k) {
-        if (i < end_u) {
-          Real tendency = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
-          if (nu != 0) tendency += nu * laplacian(u, i, j, k, inv, three_d);
-          rhs_u(i, j, k) = tendency;
-        }
-        if (j < end_v) {
-          Real tendency = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
-          if (nu != 0) tendency += nu * laplacian(v, i, j, k, inv, three_d);
-          rhs_v(i, j, k) = tendency;
-        }
-        if (three_d && k < end_w) {
-          Real tendency = advection_w<Upwind>(u, v, w, i, j, k, inv);
-          if (nu != 0) tendency += nu * laplacian(w, i, j, k, inv, three_d);
-          rhs_w(i, j, k) = tendency;
-        }
+        if (i < end_u) rhs_u(i, j, k) = momentum_tendency<0, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
+        if (j < end_v) rhs_v(i, j, k) = momentum_tendency<1, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
+        if (three_d && k < end_w) rhs_w(i, j, k) = momentum_tendency<2, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
       });
 }
 

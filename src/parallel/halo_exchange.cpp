@@ -183,9 +183,7 @@ struct HaloExchange::DeviceQueue {
 struct HaloExchange::DeviceQueue {};
 #endif
 
-HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-                           std::vector<Field> fields, int width, config::CommBackend backend)
-    : context_(&context), decomp_(decomp), shape_(shape), fields_(std::move(fields)), width_(width) {
+void HaloExchange::check_fields() const {
   require(!fields_.empty() && static_cast<int>(fields_.size()) <= max_fields,
           "halo exchange: between 1 and " + std::to_string(max_fields) + " fields per exchange");
   for (const auto& field : fields_) {
@@ -194,6 +192,20 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
               "halo exchange: field '" + field.label() + "' does not have the exchange's shape");
     }
   }
+}
+
+void HaloExchange::rebind(std::vector<Field> fields) {
+  require(!in_flight_, "halo exchange: rebind() while an exchange is in flight");
+  require(fields.size() == fields_.size(), "halo exchange: rebind() with " + std::to_string(fields.size()) +
+                                               " fields, built for " + std::to_string(fields_.size()));
+  fields_ = std::move(fields);
+  check_fields();
+}
+
+HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
+                           std::vector<Field> fields, int width, config::CommBackend backend)
+    : context_(&context), decomp_(decomp), shape_(shape), fields_(std::move(fields)), width_(width) {
+  check_fields();
   segments_ = plan_halo(decomp_, shape_, width_);
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
   comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();

@@ -28,6 +28,9 @@ class HaloExchange {
   HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                std::vector<Field> fields, int width, config::CommBackend backend = config::CommBackend::automatic);
 
+  /// Exchanges `fields` from now on instead of those it was built for (as many, of the same shape).
+  void rebind(std::vector<Field> fields);
+
   /// Fills every ghost point within `width` of the owned block that mirrors a cell of the global domain.
   void exchange();
   /// Packs and posts the exchange; ghosts along axes that wrap onto this rank are already filled when it returns.
@@ -51,6 +54,7 @@ class HaloExchange {
   struct DeviceQueue;  // the CUDA stream and events of the NCCL transfers (GPU builds)
 
   Transport choose_transport(config::CommBackend requested) const;
+  void check_fields() const;
 
   void transfer_begin_mpi();
   void transfer_finish_mpi();

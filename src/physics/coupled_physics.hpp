@@ -43,6 +43,8 @@ class CoupledPhysics {
   /// True when the deck has immersed bodies (the velocity ghosts must be refilled after force_bodies).
   bool has_bodies() const { return bodies_.count() > 0; }
 
+  /// True when add_momentum_sources adds anything (buoyancy).
+  bool has_momentum_sources() const { return temperature_ >= 0; }
   /// Adds the buoyancy force to the momentum right-hand side (no-op without buoyancy).
   void add_momentum_sources(const fields::FaceVector& rhs) const;
   /// Advances the scalars by one stage from the stage-start velocity.

@@ -6,13 +6,13 @@
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
 #include "grid/index_ranges.hpp"
-#include "operators/advection.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reducer.hpp"
 #include "physics/coupled_physics.hpp"
 #include "time/blow_up.hpp"
 #include "time/flow_diagnostics.hpp"
 #include "time/initial_conditions.hpp"
+#include "time/momentum_stage.hpp"
 #include "time/progress.hpp"
 #include "time/projection.hpp"
 #include "time/rk_scheme.hpp"
@@ -20,7 +20,6 @@
 #include "time/run_log.hpp"
 #include "time/run_outputs.hpp"
 #include "time/run_summary.hpp"
-#include "time/stage_update.hpp"
 #include "time/state_copy.hpp"
 #include "time/time_step.hpp"
 
@@ -57,14 +56,13 @@ struct Simulation::Impl {
         grid(operators::make_staggered_grid(decomp, shape)),
         state(fields::FlowState::allocate(shape)),
         last_good(fields::FlowState::allocate(shape)),
-        rhs_current(fields::FaceVector::allocate("rhs_current", shape)),
-        rhs_previous(fields::FaceVector::allocate("rhs_previous", shape)),
         reducer(context_in, deck_in.parallel.reduction_backend),
         halo(context_in, decomp, shape, velocity_fields(state, deck_in.domain.dimensions), 1,
              deck_in.parallel.halo_backend),
         boundary(deck_in.boundary, decomp, shape),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
+        momentum(shape, physics.has_momentum_sources()),
         stages(stage_table(deck_in.time.scheme)) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
@@ -195,10 +193,12 @@ struct Simulation::Impl {
       const Stage& stage = stages.stages[s];
       {
         auto scope = timers.time(Phase::advance);
-        operators::compute_momentum_tendency(state, rhs_current, grid, deck.numerics.advection, deck.physics.viscosity);
-        physics.add_momentum_sources(rhs_current);
+        const bool next_reads = s + 1 < stages.count && stages.stages[s + 1].zeta != 0;
+        momentum.compute(state, grid, deck.numerics.advection, deck.physics.viscosity,
+                         StageWeights{dt * stage.gamma, dt * stage.zeta, next_reads},
+                         [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
         physics.advance_scalars(state, dt * stage.gamma, dt * stage.zeta);
-        apply_stage_update(state, rhs_current, rhs_previous, dt * stage.gamma, dt * stage.zeta, grid);
+        if (momentum.finish(state, grid)) halo.rebind(velocity_fields(state, deck.domain.dimensions));
       }
       fill_velocity_ghosts(true, dt * stage.alpha());
       if (physics.has_bodies()) {
@@ -219,7 +219,6 @@ struct Simulation::Impl {
       }
       record.poisson_iterations += stats.iterations;
       record.poisson_residual = stats.rhs_norm > 0 ? stats.final_residual / stats.rhs_norm : stats.final_residual;
-      std::swap(rhs_current, rhs_previous);
     }
     sim_time += dt;
     previous_dt = dt;
@@ -269,13 +268,13 @@ struct Simulation::Impl {
     long long step = 0;
     double time = 0, dt = 0;
   } last_good_step;
-  fields::FaceVector rhs_current, rhs_previous;
   parallel::Reducer reducer;
   parallel::HaloExchange halo;
   boundary::VelocityBoundary boundary;
   PhaseTimers timers;  // before the projection, whose solver charges its communication to it
   Projection projection;
   physics::CoupledPhysics physics;
+  MomentumStage momentum;   // the velocity's Runge-Kutta stages and their right-hand-side buffers
   Field previous_pressure;  // p of the last stage while the incremental projection solves for its change (bodies)
   StageTable stages;
   std::vector<StepRecord> history;

@@ -1,6 +1,7 @@
 // Halo exchange on every process grid of the rank count: every owned cell holds a unique function of its global
 // index and field; afterwards every ghost within the halo width (faces, edges, corners) holds the value of the cell it
-// mirrors, with periodic wrap, and every other ghost still holds the poison it was given.
+// mirrors, with periodic wrap, and every other ghost still holds the poison it was given; the same after the exchange
+// is rebound to other fields.
 #include "config/names.hpp"
 #include "core/error.hpp"
 #include "grid/overlap_ranges.hpp"
@@ -152,6 +153,17 @@ void run_case(eddy::parallel::Context& context, const Case& c) {
   }
   halo.finish();
   EXPECT_EQ(count_wrong(c, d, s, fields, 1, everything_lo, everything_hi, &first), 0) << c.text() << ": " << first;
+
+  // Third round on other fields of the same shape after rebind(): they are exchanged, the first set is left alone.
+  std::vector<Field> others;
+  for (int f = 0; f < c.field_count; ++f) others.push_back(eddy::fields::make_field("g" + std::to_string(f), s));
+  halo.rebind(others);
+  fill(c, d, s, others, 2, true);
+  halo.exchange();
+  EXPECT_EQ(count_wrong(c, d, s, others, 2, everything_lo, everything_hi, &first), 0)
+      << c.text() << " after rebind(): " << first;
+  EXPECT_EQ(count_wrong(c, d, s, fields, 1, everything_lo, everything_hi, &first), 0)
+      << c.text() << ": the fields before rebind() changed: " << first;
   MPI_Comm_free(&d.comm);
 }
 
@@ -245,6 +257,9 @@ TEST(HaloExchange, RejectsWidthsItCannotServe) {
   EXPECT_THROW(halo.finish(), eddy::Error);
   halo.begin();
   EXPECT_THROW(halo.begin(), eddy::Error);
+  EXPECT_THROW(halo.rebind({field}), eddy::Error);
   halo.finish();
+  EXPECT_THROW(halo.rebind({field, field}), eddy::Error);
+  EXPECT_THROW(halo.rebind({eddy::fields::make_field("p1", eddy::fields::local_shape(d, 1))}), eddy::Error);
   MPI_Comm_free(&d.comm);
 }

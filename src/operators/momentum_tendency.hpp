@@ -1,0 +1,28 @@
+#pragma once
+// The explicit momentum tendency -div(u u_i) + nu Laplacian(u_i) of one component at its own face: the kernel that
+// stores it (operators/advection.cpp) and the one that applies it within a Runge-Kutta stage (time/momentum_stage.cpp)
+// evaluate the same expression.
+#include "operators/advection_stencil.hpp"
+#include "operators/laplacian.hpp"
+
+namespace eddy::operators {
+
+/// Tendency of component `Axis` (0: u, 1: v, 2: w, 3D only) at its face (i, j, k).
+template <int Axis, bool Upwind, class F>
+KOKKOS_INLINE_FUNCTION Real momentum_tendency(const F& u, const F& v, const F& w, int i, int j, int k,
+                                              const InverseSpacing& inv, bool three_d, Real nu) {
+  Real tendency;
+  if constexpr (Axis == 0) {
+    tendency = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
+    if (nu != 0) tendency += nu * laplacian(u, i, j, k, inv, three_d);
+  } else if constexpr (Axis == 1) {
+    tendency = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
+    if (nu != 0) tendency += nu * laplacian(v, i, j, k, inv, three_d);
+  } else {
+    tendency = advection_w<Upwind>(u, v, w, i, j, k, inv);
+    if (nu != 0) tendency += nu * laplacian(w, i, j, k, inv, three_d);
+  }
+  return tendency;
+}
+
+}  // namespace eddy::operators
