@@ -11,23 +11,19 @@
 namespace eddy::time {
 namespace {
 
-// The stage's change a R_k + b R_{k-1} of a face, R_{k-1} read from `rhs` and R_k kept there when `keep`.
-KOKKOS_INLINE_FUNCTION Real stage_change(const Field& rhs, Real now, Real a, Real b, bool keep, int i, int j, int k) {
-  Real delta = a * now;
-  if (b != 0) delta += b * rhs(i, j, k);
-  if (keep) rhs(i, j, k) = now;
-  return delta;
-}
-
 // u* of every component over the whole view, ghosts included: advanced faces get u + a R_k + b R_{k-1}, the rest a
-// copy of u. One thread per point reads the velocity neighbourhood once for all components, as the tendency kernel.
+// copy of u. One thread per point reads the velocity neighbourhood once for all components, as the tendency kernel,
+// and R_{k-1} is read from `tendency` and R_k kept there. Every load of a thread comes before its first store: with
+// R_k of one component stored before the loads of the next, the stage that both reads and keeps a tendency took 41.7
+// ms instead of 4.6 at 512^3 on an H200, with the same memory traffic.
 template <bool Upwind>
 void fused_stage_kernel(const fields::FlowState& state, const fields::FaceVector& next,
                         const fields::FaceVector& tendency, const operators::StaggeredGrid& grid, Real viscosity,
                         const StageWeights& weights) {
   const fields::FlatField u(state.u), v(state.v), w(state.w);
   const Field next_u = next.u, next_v = next.v, next_w = next.w;
-  const Field rhs_u = tendency.u, rhs_v = tendency.v, rhs_w = tendency.w;
+  const fields::FlatField before_u(tendency.u), before_v(tendency.v), before_w(tendency.w);
+  const Field kept_u = tendency.u, kept_v = tendency.v, kept_w = tendency.w;
   const operators::InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
   const Real nu = viscosity, a = weights.current, b = weights.previous;
@@ -40,23 +36,24 @@ void fused_stage_kernel(const fields::FlowState& state, const fields::FaceVector
   grid::for_each_box_point(
       "rk::momentum_stage", {0, 0, 0}, extent, KOKKOS_LAMBDA(int i, int j, int k) {
         const bool owned = i >= g && i < owned_x && j >= g && j < owned_y && k >= g && k < owned_z;
-        Real delta_u = 0, delta_v = 0, delta_w = 0;
-        if (owned && i < end_u) {
-          const Real now = operators::momentum_tendency<0, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
-          delta_u = stage_change(rhs_u, now, a, b, keep, i, j, k);
+        const bool on_u = owned && i < end_u, on_v = owned && j < end_v, on_w = three_d && owned && k < end_w;
+        Real now_u = 0, now_v = 0, now_w = 0, before_u_value = 0, before_v_value = 0, before_w_value = 0;
+        if (on_u) now_u = operators::momentum_tendency<0, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
+        if (on_v) now_v = operators::momentum_tendency<1, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
+        if (on_w) now_w = operators::momentum_tendency<2, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
+        if (b != 0) {
+          if (on_u) before_u_value = before_u(i, j, k);
+          if (on_v) before_v_value = before_v(i, j, k);
+          if (on_w) before_w_value = before_w(i, j, k);
         }
-        if (owned && j < end_v) {
-          const Real now = operators::momentum_tendency<1, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
-          delta_v = stage_change(rhs_v, now, a, b, keep, i, j, k);
-        }
-        next_u(i, j, k) = u(i, j, k) + delta_u;
-        next_v(i, j, k) = v(i, j, k) + delta_v;
-        if (three_d) {
-          if (owned && k < end_w) {
-            const Real now = operators::momentum_tendency<2, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
-            delta_w = stage_change(rhs_w, now, a, b, keep, i, j, k);
-          }
-          next_w(i, j, k) = w(i, j, k) + delta_w;
+        const Real u_here = u(i, j, k), v_here = v(i, j, k), w_here = three_d ? w(i, j, k) : 0;
+        next_u(i, j, k) = u_here + (a * now_u + b * before_u_value);
+        next_v(i, j, k) = v_here + (a * now_v + b * before_v_value);
+        if (three_d) next_w(i, j, k) = w_here + (a * now_w + b * before_w_value);
+        if (keep) {
+          if (on_u) kept_u(i, j, k) = now_u;
+          if (on_v) kept_v(i, j, k) = now_v;
+          if (on_w) kept_w(i, j, k) = now_w;
         }
       });
 }
