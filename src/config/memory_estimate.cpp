@@ -4,7 +4,8 @@ namespace eddy::config {
 
 // Fields counted, each of (n + 2 * ghost) points per axis (z too: 2D fields have ghosts in z), 8 bytes per Real:
 //   flow state               u, v, w, p, and the last good copy kept for a divergence      8 fields
-//   time integration         this stage's and the previous stage's tendency per component  6 fields
+//   time integration         the next stage's velocity and the kept tendency (with         6 fields
+//                            buoyancy: this stage's and the previous stage's tendency)
 //   scalars                  value, two tendencies and the last good copy                   4 per scalar
 //   bodies                   the pressure of the last stage (incremental projection)       1 field
 //   Poisson solver           multigrid: rhs and its mean-free copy on the fine level, plus correction, rhs and residual
