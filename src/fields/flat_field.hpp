@@ -10,20 +10,26 @@
 
 namespace eddy::fields {
 
-/// A field's values at view indices (i, j, k), read through int offsets.
-struct FlatField {
-  const Real* data = nullptr;
+/// A field's values at view indices (i, j, k) through int offsets; `T` is `const Real` to read, `Real` to write too.
+template <class T>
+struct BasicFlatField {
+  T* data = nullptr;
   int row = 0, plane = 0;
 
-  /// Reads `f`, which must be contiguous along x and hold fewer than 2^31 points.
-  explicit FlatField(const Field& f)
+  /// Accesses `f`, which must be contiguous along x and hold fewer than 2^31 points.
+  explicit BasicFlatField(const Field& f)
       : data(f.data()), row(static_cast<int>(f.stride(1))), plane(static_cast<int>(f.stride(2))) {
     require(f.stride(0) == 1 && f.span() < static_cast<std::size_t>(std::numeric_limits<int>::max()),
             "FlatField: the field is not contiguous along x or holds 2^31 points or more");
   }
 
   /// The value at view indices (i, j, k).
-  KOKKOS_INLINE_FUNCTION Real operator()(int i, int j, int k) const { return data[i + j * row + k * plane]; }
+  KOKKOS_INLINE_FUNCTION T& operator()(int i, int j, int k) const { return data[i + j * row + k * plane]; }
 };
+
+/// Read access through int offsets.
+using FlatField = BasicFlatField<const Real>;
+/// Read and write access through int offsets.
+using WritableFlatField = BasicFlatField<Real>;
 
 }  // namespace eddy::fields

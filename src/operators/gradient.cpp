@@ -1,5 +1,6 @@
 #include "operators/gradient.hpp"
 
+#include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
 #include "operators/difference.hpp"
 
@@ -21,9 +22,11 @@ struct FaceBox {
 // One kernel for all components over the union of their face boxes: each point reads the pressure once for the
 // two or three differences (one kernel per component reads it once each). A component's box differs from the owned
 // cells only along its own axis, where a corrected boundary face adds or a physical high face removes one layer.
+// Fields are accessed through int offsets (fields/flat_field.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected) {
-  const Field u = state.u, v = state.v, w = state.w, p = phi;
+  const fields::WritableFlatField u(state.u), v(state.v), w(state.w);
+  const fields::FlatField p(phi);
   const InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
   FaceBox box[3];

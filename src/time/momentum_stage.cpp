@@ -21,9 +21,8 @@ void fused_stage_kernel(const fields::FlowState& state, const fields::FaceVector
                         const fields::FaceVector& tendency, const operators::StaggeredGrid& grid, Real viscosity,
                         const StageWeights& weights) {
   const fields::FlatField u(state.u), v(state.v), w(state.w);
-  const Field next_u = next.u, next_v = next.v, next_w = next.w;
-  const fields::FlatField before_u(tendency.u), before_v(tendency.v), before_w(tendency.w);
-  const Field kept_u = tendency.u, kept_v = tendency.v, kept_w = tendency.w;
+  const fields::WritableFlatField next_u(next.u), next_v(next.v), next_w(next.w);
+  const fields::WritableFlatField rhs_u(tendency.u), rhs_v(tendency.v), rhs_w(tendency.w);
   const operators::InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
   const Real nu = viscosity, a = weights.current, b = weights.previous;
@@ -37,23 +36,23 @@ void fused_stage_kernel(const fields::FlowState& state, const fields::FaceVector
       "rk::momentum_stage", {0, 0, 0}, extent, KOKKOS_LAMBDA(int i, int j, int k) {
         const bool owned = i >= g && i < owned_x && j >= g && j < owned_y && k >= g && k < owned_z;
         const bool on_u = owned && i < end_u, on_v = owned && j < end_v, on_w = three_d && owned && k < end_w;
-        Real now_u = 0, now_v = 0, now_w = 0, before_u_value = 0, before_v_value = 0, before_w_value = 0;
+        Real now_u = 0, now_v = 0, now_w = 0, previous_u = 0, previous_v = 0, previous_w = 0;
         if (on_u) now_u = operators::momentum_tendency<0, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
         if (on_v) now_v = operators::momentum_tendency<1, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
         if (on_w) now_w = operators::momentum_tendency<2, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
         if (b != 0) {
-          if (on_u) before_u_value = before_u(i, j, k);
-          if (on_v) before_v_value = before_v(i, j, k);
-          if (on_w) before_w_value = before_w(i, j, k);
+          if (on_u) previous_u = rhs_u(i, j, k);
+          if (on_v) previous_v = rhs_v(i, j, k);
+          if (on_w) previous_w = rhs_w(i, j, k);
         }
         const Real u_here = u(i, j, k), v_here = v(i, j, k), w_here = three_d ? w(i, j, k) : 0;
-        next_u(i, j, k) = u_here + (a * now_u + b * before_u_value);
-        next_v(i, j, k) = v_here + (a * now_v + b * before_v_value);
-        if (three_d) next_w(i, j, k) = w_here + (a * now_w + b * before_w_value);
+        next_u(i, j, k) = u_here + (a * now_u + b * previous_u);
+        next_v(i, j, k) = v_here + (a * now_v + b * previous_v);
+        if (three_d) next_w(i, j, k) = w_here + (a * now_w + b * previous_w);
         if (keep) {
-          if (on_u) kept_u(i, j, k) = now_u;
-          if (on_v) kept_v(i, j, k) = now_v;
-          if (on_w) kept_w(i, j, k) = now_w;
+          if (on_u) rhs_u(i, j, k) = now_u;
+          if (on_v) rhs_v(i, j, k) = now_v;
+          if (on_w) rhs_w(i, j, k) = now_w;
         }
       });
 }
