@@ -1,7 +1,8 @@
 #pragma once
 // The explicit tendency of the momentum equation on every face it advances: advection -div(u u_i) (central or upwind
-// fluxes, operators/advection_stencil.hpp) and diffusion nu Laplacian(u_i) (second-order central), in one kernel per
-// component so the tendency is written once.
+// fluxes, operators/advection_stencil.hpp) and diffusion nu Laplacian(u_i) (second-order central), stored for all
+// components by one kernel. Runs without momentum sources apply the same expression (operators/momentum_tendency.hpp)
+// inside the Runge-Kutta stage instead (time/momentum_stage.hpp).
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
