@@ -35,15 +35,15 @@ LaunchGraph::~LaunchGraph() {
 #endif
 }
 
-void LaunchGraph::run(const void* first, const void* second, const std::function<void()>& enqueue) {
+void LaunchGraph::run(const void* first, const void* second, int variant, const std::function<void()>& enqueue) {
   if (!enabled_) return enqueue();
   Recording* found = nullptr;
   for (auto& r : recordings_) {
-    if (r.first == first && r.second == second) found = &r;
+    if (r.first == first && r.second == second && r.variant == variant) found = &r;
   }
   if (found == nullptr) {
     if (recordings_.size() >= max_recordings_) return enqueue();
-    recordings_.push_back({first, second});
+    recordings_.push_back({first, second, variant});
     found = &recordings_.back();
   }
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -19,9 +19,9 @@ class LaunchGraph {
   LaunchGraph(const LaunchGraph&) = delete;
   LaunchGraph& operator=(const LaunchGraph&) = delete;
 
-  /// Runs `enqueue` for the key (the addresses of the fields it works on): directly on the key's first call (which
-  /// may still allocate), recorded and launched on its second, replayed from then on.
-  void run(const void* first, const void* second, const std::function<void()>& enqueue);
+  /// Runs `enqueue` for the key (the addresses of the fields it works on and a variant of the work): directly on the
+  /// key's first call (which may still allocate), recorded and launched on its second, replayed from then on.
+  void run(const void* first, const void* second, int variant, const std::function<void()>& enqueue);
   /// True while calls are recorded and replayed.
   bool active() const { return enabled_; }
 
@@ -29,6 +29,7 @@ class LaunchGraph {
   struct Recording {
     const void* first = nullptr;
     const void* second = nullptr;
+    int variant = 0;
     int calls = 0;
     void* graph = nullptr;  // the instantiated graph (cudaGraphExec_t)
   };

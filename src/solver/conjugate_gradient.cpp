@@ -33,7 +33,7 @@ PoissonStats ConjugateGradient::solve(Field x, Field b, const StopCriteria& stop
 
   PoissonStats stats;
   ghosts_.fill(x);
-  residual_with_norms(r_, NormsStore::residual, x, b, shift, level_, sums_[0], reducer);
+  residual_with_norms(r_, x, b, shift, level_, sums_[0], reducer);
   const auto initial = read_sums<2>(sums_[0]);
   stats.initial_residual = std::sqrt(initial[0]);
   stats.rhs_norm = std::sqrt(initial[1]);
@@ -72,7 +72,7 @@ PoissonStats ConjugateGradient::solve(Field x, Field b, const StopCriteria& stop
   }
   ghosts_.fill(x);
   if (singular && request.pin_mean) subtract_constant(x, global_sum(x, level_, reducer) / level_.global_cells());
-  residual_with_norms(r_, NormsStore::residual, x, b, shift, level_, sums_[0], reducer);
+  residual_with_norms(r_, x, b, shift, level_, sums_[0], reducer);
   stats.final_residual = std::sqrt(read_sums<1>(sums_[0])[0]);
   return stats;
 }

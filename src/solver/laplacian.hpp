@@ -19,14 +19,16 @@ inline StencilWeights stencil_weights(const Real3& spacing, int dimensions) {
 }
 
 /// Sum of the off-diagonal terms of the stencil at view index (i, j, k).
-KOKKOS_INLINE_FUNCTION Real laplacian_neighbours(const Field& phi, int i, int j, int k, const StencilWeights& w) {
+template <class PhiField>
+KOKKOS_INLINE_FUNCTION Real laplacian_neighbours(const PhiField& phi, int i, int j, int k, const StencilWeights& w) {
   Real sum = w.x * (phi(i - 1, j, k) + phi(i + 1, j, k)) + w.y * (phi(i, j - 1, k) + phi(i, j + 1, k));
   if (w.z != 0) sum += w.z * (phi(i, j, k - 1) + phi(i, j, k + 1));
   return sum;
 }
 
 /// The discrete Laplacian of a cell-centred field at view index (i, j, k); the ghosts of `phi` must be valid.
-KOKKOS_INLINE_FUNCTION Real laplacian_at(const Field& phi, int i, int j, int k, const StencilWeights& w) {
+template <class PhiField>
+KOKKOS_INLINE_FUNCTION Real laplacian_at(const PhiField& phi, int i, int j, int k, const StencilWeights& w) {
   return laplacian_neighbours(phi, i, j, k, w) + w.diagonal() * phi(i, j, k);
 }
 

@@ -68,9 +68,18 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   graph_ = std::make_unique<LaunchGraph>(launch == CycleLaunch::automatic && device_only);
 }
 
-void Multigrid::cycle(Field x, Field b) {
+void Multigrid::cycle(Field x, Field b, bool top_restricted) {
   ProfileRegion region("poisson::mg_cycle");
-  graph_->run(x.data(), b.data(), [&] { visit(0, x, b, config_.cycle); });
+  require(!top_restricted || restricts_first(), "multigrid: a cycle with pre-smoothing cannot start restricted");
+  graph_->run(x.data(), b.data(), top_restricted, [&] { visit(0, x, b, config_.cycle, top_restricted); });
+}
+
+bool Multigrid::restricts_first() const { return config_.pre_smooth == 0 && level_count() > 1; }
+
+void Multigrid::restrict_top(Field x, Field b, Buffer sums, const parallel::Reducer& reducer) {
+  require(restricts_first(), "multigrid: restrict_top needs a cycle without pre-smoothing");
+  const auto& top = levels_[0];
+  restrict_residual_with_sums(levels_[1].b, x, b, top.geometry, levels_[1].geometry, top.factor, sums, reducer);
 }
 
 void Multigrid::apply(Field z, Field r) {
@@ -78,7 +87,7 @@ void Multigrid::apply(Field z, Field r) {
   cycle(z, r);
 }
 
-void Multigrid::visit(int l, Field x, Field b, config::CycleType type) {
+void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool restricted) {
   if (l + 1 == level_count()) {
     if (dense_bottom_) {
       dense_bottom_->solve(x, b);
@@ -91,8 +100,10 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type) {
   }
   auto& fine = levels_[l];
   auto& coarse = levels_[l + 1];
-  smooth(l, x, b, false);
-  restrict_residual(coarse.b, x, b, fine.geometry, coarse.geometry, fine.factor);
+  if (!restricted) {
+    smooth(l, x, b, false);
+    restrict_residual(coarse.b, x, b, fine.geometry, coarse.geometry, fine.factor);
+  }
   Kokkos::deep_copy(ExecSpace(), coarse.x, Real(0));
   switch (type) {
     case config::CycleType::v:

@@ -41,7 +41,13 @@ class Multigrid : public Preconditioner {
             const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric = false,
             SweepForm sweeps = SweepForm::automatic, CycleLaunch launch = CycleLaunch::automatic);
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
-  void cycle(Field x, Field b);
+  /// `top_restricted`: restrict_top(x, b, ...) ran last, and the cycle starts from the residual it restricted.
+  void cycle(Field x, Field b, bool top_restricted = false);
+  /// True when a cycle starts by restricting the top level's residual (no pre-smoothing, more than one level).
+  bool restricts_first() const;
+  /// The first step of a cycle that restricts first, with sums = {|b - L(x)|^2, |b|^2, sum of x} on the top level
+  /// over all ranks (one pass for the convergence check and the restriction).
+  void restrict_top(Field x, Field b, Buffer sums, const parallel::Reducer& reducer);
   /// One cycle from z = 0 (the preconditioner of MG-CG).
   void apply(Field z, Field r) override;
   /// Global cells of a level at which coarsening stops when the dense bottom solve can take it.
@@ -65,7 +71,7 @@ class Multigrid : public Preconditioner {
     Int3 factor{1, 1, 1};  // coarsening to the next level
     std::vector<ChebyshevSweep> pre_sweeps, post_sweeps;
   };
-  void visit(int l, Field x, Field b, config::CycleType type);
+  void visit(int l, Field x, Field b, config::CycleType type, bool restricted = false);
   void smooth(int l, Field x, Field b, bool after_correction);
   void fused_sweep(Level& level, Field out, Field in, Field b, int first, bool last);
 

@@ -65,16 +65,15 @@ void subtract_constant(Field f, Real value) {
       KOKKOS_LAMBDA(long long p) { data[p] -= value; });
 }
 
-void residual_with_norms(Field out, NormsStore store, Field x, Field b, Real shift, const PoissonLevel& level,
-                         Buffer sums, const parallel::Reducer& reducer) {
+void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
+                         const parallel::Reducer& reducer) {
   const auto w = level.weights();
-  const bool keep_residual = store == NormsStore::residual, keep = store != NormsStore::nothing;
   grid::reduce_over_owned_cells(
       "poisson::residual_norms", level.shape,
       KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
         const Real rhs = b(i, j, k) - shift;
         const Real res = rhs - laplacian_at(x, i, j, k, w);
-        if (keep) out(i, j, k) = keep_residual ? res : rhs;
+        r(i, j, k) = res;
         s.value[0] += res * res;
         s.value[1] += rhs * rhs;
       },
@@ -82,21 +81,19 @@ void residual_with_norms(Field out, NormsStore store, Field x, Field b, Real shi
   reduce_sums(sums, 2, level, reducer);
 }
 
-std::array<Real, 2> residual_norm2_and_sum(Field x, Field b, const PoissonLevel& level,
-                                           const parallel::Reducer& reducer) {
+void residual_sums(Field x, Field b, const PoissonLevel& level, Buffer sums, const parallel::Reducer& reducer) {
   const auto w = level.weights();
-  Sums<2> local;
   grid::reduce_over_owned_cells(
-      "poisson::residual_norm", level.shape,
-      KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
-        const Real centre = x(i, j, k);
-        const Real res = b(i, j, k) - laplacian_at(x, i, j, k, w);
+      "poisson::residual_sums", level.shape,
+      KOKKOS_LAMBDA(int i, int j, int k, ResidualSums& s) {
+        const Real rhs = b(i, j, k), centre = x(i, j, k);
+        const Real res = rhs - (laplacian_neighbours(x, i, j, k, w) + w.diagonal() * centre);
         s.value[0] += res * res;
-        s.value[1] += centre;
+        s.value[1] += rhs * rhs;
+        s.value[2] += centre;
       },
-      Kokkos::Sum<Sums<2>>(local));
-  CommunicationScope scope(level.timers, Phase::poisson_reduction, true);
-  return reducer.allreduce(std::array<Real, 2>{local.value[0], local.value[1]}, parallel::ReduceOp::sum);
+      into_buffer<3>(sums));
+  reduce_sums(sums, 3, level, reducer);
 }
 
 void residual(Field r, Field x, Field b, const PoissonLevel& level) {
@@ -142,6 +139,40 @@ void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fin
         }
         coarse_b(ci, cj, ck) = sum * inv_children;
       });
+}
+
+void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                                 const Int3& factor, Buffer sums, const parallel::Reducer& reducer) {
+  const auto w = fine.weights();
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const int fx = factor[0], fy = factor[1], fz = factor[2];
+  const Real inv_children = Real(1) / (fx * fy * fz);
+  const fields::FlatField fine_x(x), fine_b(b);
+  grid::reduce_over_owned_cells_wide(
+      "poisson::restrict_residual_sums", coarse.shape,
+      KOKKOS_LAMBDA(int ci, int cj, int ck, ResidualSums& s) {
+        const int i0 = gf + fx * (ci - gc), j0 = gf + fy * (cj - gc), k0 = gf + fz * (ck - gc);
+        Real sum = 0, residual2 = 0, rhs2 = 0, x_sum = 0;
+        for (int c = 0; c < fz; ++c) {
+          for (int b2 = 0; b2 < fy; ++b2) {
+            for (int a = 0; a < fx; ++a) {
+              const int i = i0 + a, j = j0 + b2, k = k0 + c;
+              const Real rhs = fine_b(i, j, k), centre = fine_x(i, j, k);
+              const Real res = rhs - (laplacian_neighbours(fine_x, i, j, k, w) + w.diagonal() * centre);
+              sum += res;
+              residual2 += res * res;
+              rhs2 += rhs * rhs;
+              x_sum += centre;
+            }
+          }
+        }
+        coarse_b(ci, cj, ck) = sum * inv_children;
+        s.value[0] += residual2;
+        s.value[1] += rhs2;
+        s.value[2] += x_sum;
+      },
+      into_buffer<3>(sums));
+  reduce_sums(sums, 3, fine, reducer);
 }
 
 namespace {

@@ -36,14 +36,13 @@ std::array<Real, N> read_sums(Buffer values) {
 Real global_sum(Field f, const PoissonLevel& level, const parallel::Reducer& reducer);
 /// Subtracts `value` from every point of `f`, ghosts included.
 void subtract_constant(Field f, Real value);
-/// What residual_with_norms stores in its output field (nothing: `out` is not written).
-enum class NormsStore { residual, shifted_rhs, nothing };
-/// out = b - shift - L(x) or b - shift (owned cells); sums = global {|b - shift - L(x)|^2, |b - shift|^2}.
-void residual_with_norms(Field out, NormsStore store, Field x, Field b, Real shift, const PoissonLevel& level,
-                         Buffer sums, const parallel::Reducer& reducer);
-/// {|b - L(x)|^2, sum of x} over all ranks, without storing the residual (host result).
-std::array<Real, 2> residual_norm2_and_sum(Field x, Field b, const PoissonLevel& level,
-                                           const parallel::Reducer& reducer);
+/// r = b - shift - L(x) on the owned cells; sums = global {|r|^2, |b - shift|^2}.
+void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
+                         const parallel::Reducer& reducer);
+/// The sums a stationary solver checks convergence with: {|b - L(x)|^2, |b|^2, sum of x}.
+using ResidualSums = Sums<3>;
+/// sums = ResidualSums of (x, b) over all ranks, the residual not stored.
+void residual_sums(Field x, Field b, const PoissonLevel& level, Buffer sums, const parallel::Reducer& reducer);
 /// r = b - L(x) on the owned cells.
 void residual(Field r, Field x, Field b, const PoissonLevel& level);
 
@@ -55,6 +54,9 @@ void chebyshev_correct(Field x, Field d, Field r, const PoissonLevel& level, Rea
 /// coarse_b = average over the children of each coarse cell of the fine residual b - L(x) (fused, r not stored).
 void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                        const Int3& factor);
+/// restrict_residual, and sums = ResidualSums of (x, b) on the fine level over all ranks, in one pass.
+void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                                 const Int3& factor, Buffer sums, const parallel::Reducer& reducer);
 /// x += linear interpolation of the coarse correction (coarse ghosts valid, edges and corners included).
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor);
 

@@ -54,7 +54,7 @@ class StationarySolver : public PoissonSolver {
         level_(top_level(problem)),
         reducer_(&reducer),
         b_(fields::make_field("poisson::b", problem.shape)),
-        sums_("poisson::sums", 2) {}
+        sums_("poisson::sums", 3) {}
 
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
     ProfileRegion region("poisson::" + name());
@@ -64,34 +64,36 @@ class StationarySolver : public PoissonSolver {
         singular && !request.rhs_mean_free ? global_sum(rhs, level_, reducer) / level_.global_cells() : Real(0);
     // Without a shift the iterations read the right-hand side in place.
     const Field b = shift != 0 ? b_ : rhs;
+    if (shift != 0) {
+      Kokkos::deep_copy(ExecSpace(), b_, rhs);
+      subtract_constant(b_, shift);
+    }
     ghosts().fill(phi);
-    residual_with_norms(b_, shift != 0 ? NormsStore::shifted_rhs : NormsStore::nothing, phi, rhs, shift, level_, sums_,
-                        reducer);
-    const auto initial = read_sums<2>(sums_);
+    measure(phi, b);
+    auto sums = read_sums<3>(sums_);
     PoissonStats stats;
-    stats.initial_residual = stats.final_residual = std::sqrt(initial[0]);
-    stats.rhs_norm = std::sqrt(initial[1]);
+    stats.initial_residual = stats.final_residual = std::sqrt(sums[0]);
+    stats.rhs_norm = std::sqrt(sums[1]);
     stats.history.push_back(stats.initial_residual);
     const Real tolerance = std::max(stop_.rtol * stats.rhs_norm, stop_.atol);
     stats.converged = stats.initial_residual <= tolerance;
-    // The residual check also sums phi: after the last iteration that sum pins the mean of the singular problem.
-    bool phi_summed = false;
-    Real phi_sum = 0;
+    // Every measurement also sums phi: after the last iteration that sum pins the mean of the singular problem.
+    bool phi_summed = true;
     for (int it = 1; !stats.converged && it <= stop_.max_iterations; ++it) {
       iterate(phi, b);
       stats.iterations = it;
       phi_summed = false;
       if (it % stop_.check_every == 0 || it == stop_.max_iterations) {
-        const auto [norm2, sum] = residual_norm2_and_sum(phi, b, level_, reducer);
-        stats.final_residual = std::sqrt(norm2);
+        measure(phi, b);
+        sums = read_sums<3>(sums_);
+        stats.final_residual = std::sqrt(sums[0]);
         stats.history.push_back(stats.final_residual);
         stats.converged = stats.final_residual <= tolerance;
         phi_summed = true;
-        phi_sum = sum;
       }
     }
     if (singular && request.pin_mean) {
-      if (!phi_summed) phi_sum = global_sum(phi, level_, reducer);
+      const Real phi_sum = phi_summed ? sums[2] : global_sum(phi, level_, reducer);
       subtract_constant(phi, phi_sum / level_.global_cells());
     }
     complete_ghosts(phi);
@@ -103,6 +105,8 @@ class StationarySolver : public PoissonSolver {
   virtual void complete_ghosts(Field) {}
   /// One iteration on L(phi) = b; the ghosts of phi are valid before and after.
   virtual void iterate(Field phi, Field b) = 0;
+  /// sums_ = ResidualSums of (phi, b) over all ranks; the ghosts of phi are valid.
+  virtual void measure(Field phi, Field b) { residual_sums(phi, b, level_, sums_, *reducer_); }
   virtual GhostFiller& ghosts() = 0;
 
   StopCriteria stop_;
@@ -122,7 +126,17 @@ class MultigridSolver : public StationarySolver {
   std::string name() const override { return "multigrid"; }
 
  protected:
-  void iterate(Field phi, Field b) override { multigrid_.cycle(phi, b); }
+  void iterate(Field phi, Field b) override {
+    multigrid_.cycle(phi, b, restricted_);
+    restricted_ = false;
+  }
+  // Without pre-smoothing a cycle starts by restricting the residual the convergence check measures: one pass does
+  // both, and the next cycle starts from there.
+  void measure(Field phi, Field b) override {
+    restricted_ = multigrid_.restricts_first();
+    if (restricted_) return multigrid_.restrict_top(phi, b, sums_, *reducer_);
+    StationarySolver::measure(phi, b);
+  }
   GhostFiller& ghosts() override { return multigrid_.top_ghosts(); }
   void complete_ghosts(Field phi) override {
     if (level_.decomp.global.dim == 2) all_ghosts_.fill(phi);
@@ -131,6 +145,7 @@ class MultigridSolver : public StationarySolver {
  private:
   Multigrid multigrid_;
   GhostFiller all_ghosts_;
+  bool restricted_ = false;  // the next level holds the restricted residual of phi as last measured
 };
 
 class JacobiSolver : public StationarySolver {

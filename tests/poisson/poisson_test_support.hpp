@@ -6,6 +6,8 @@
 #include "parallel/reducer.hpp"
 #include "solver/poisson_solver.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -76,6 +78,22 @@ struct PoissonSetup {
     const Real cells = static_cast<Real>(problem.decomp.global.total_cells());
     const Real mean = remove_mean ? total[0] / cells : 0;
     return std::sqrt(std::max(Real(0), total[1] / cells - mean * mean));
+  }
+
+  /// Largest |a - b| and largest |b| over the owned cells of every rank.
+  std::array<Real, 2> max_difference(Field a, Field b) const {
+    auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+    const int g = problem.shape.ghost;
+    const auto& n = problem.shape.cells;
+    Real difference = 0, size = 0;
+    for (int k = g; k < g + n[2]; ++k)
+      for (int j = g; j < g + n[1]; ++j)
+        for (int i = g; i < g + n[0]; ++i) {
+          difference = std::max(difference, std::abs(ha(i, j, k) - hb(i, j, k)));
+          size = std::max(size, std::abs(hb(i, j, k)));
+        }
+    return {reducer->max(difference), reducer->max(size)};
   }
 };
 

@@ -29,7 +29,7 @@ void expect_exact(int dim, eddy::Int3 cells, const eddy::testing::PressureFaces&
   ghosts.fill(x);
   const Real shift = level.singular() ? eddy::solver::global_sum(b, level, *setup.reducer) / level.global_cells() : 0;
   eddy::Buffer sums("sums", 2);
-  eddy::solver::residual_with_norms(r, eddy::solver::NormsStore::residual, x, b, shift, level, sums, *setup.reducer);
+  eddy::solver::residual_with_norms(r, x, b, shift, level, sums, *setup.reducer);
   const auto norms = eddy::solver::read_sums<2>(sums);
   SCOPED_TRACE("dim " + std::to_string(dim) + " faces " + std::to_string(static_cast<int>(faces[0])) +
                std::to_string(static_cast<int>(faces[1])) + std::to_string(static_cast<int>(faces[2])) +

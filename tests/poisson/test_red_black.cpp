@@ -30,22 +30,6 @@ constexpr bool cuda_build = false;
 Real rough(Real x, Real y, Real z) { return std::sin(37 * x + 3 * y) + std::cos(23 * y - 11 * z) + x * z; }
 Real source(Real x, Real y, Real z) { return 40 * std::cos(5 * x - 2 * z) * std::sin(7 * y); }
 
-// Largest |a - b| and largest |b| over the owned cells of every rank.
-std::array<Real, 2> max_difference(const PoissonSetup& setup, Field a, Field b) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  const int g = setup.problem.shape.ghost;
-  const auto& n = setup.problem.shape.cells;
-  Real difference = 0, size = 0;
-  for (int k = g; k < g + n[2]; ++k)
-    for (int j = g; j < g + n[1]; ++j)
-      for (int i = g; i < g + n[0]; ++i) {
-        difference = std::max(difference, std::abs(ha(i, j, k) - hb(i, j, k)));
-        size = std::max(size, std::abs(hb(i, j, k)));
-      }
-  return {setup.reducer->max(difference), setup.reducer->max(size)};
-}
-
 void expect_fused_equals_passes(int dim, eddy::Int3 cells, const eddy::testing::PressureFaces& faces, int planes,
                                 eddy::solver::SweepTile tile) {
   PoissonSetup setup(MPI_COMM_WORLD, dim, cells, faces);
@@ -73,9 +57,9 @@ void expect_fused_equals_passes(int dim, eddy::Int3 cells, const eddy::testing::
     eddy::solver::sweep_shared_faces(fused, start, rhs, level, 1 - first);
     ghosts.fill(fused);
 
-    const auto [difference, size] = max_difference(setup, fused, passes);
+    const auto [difference, size] = setup.max_difference(fused, passes);
     EXPECT_LE(difference, 1e-13 * size);
-    const auto [change, unused] = max_difference(setup, start, passes);
+    const auto [change, unused] = setup.max_difference(start, passes);
     EXPECT_GT(change, 0.1 * size);  // the sweep did change the field
   }
 }
@@ -139,10 +123,10 @@ TEST(RedBlack, MultigridCyclesAgreeForBothSweepFormsAndLaunches) {
       // The first cycle runs directly, the second is recorded, the rest replay.
       for (int cycle = 0; cycle < 5; ++cycle) multigrid.cycle(iterate[v], rhs);
     }
-    const auto [difference, size] = max_difference(setup, iterate[1], iterate[0]);
+    const auto [difference, size] = setup.max_difference(iterate[1], iterate[0]);
     EXPECT_GT(size, 0);
     EXPECT_LE(difference, 1e-10 * size) << static_cast<int>(faces[0]) << static_cast<int>(faces[4]);
-    const auto [replay_difference, unused] = max_difference(setup, iterate[1], iterate[2]);
+    const auto [replay_difference, unused] = setup.max_difference(iterate[1], iterate[2]);
     EXPECT_EQ(replay_difference, 0) << static_cast<int>(faces[0]) << static_cast<int>(faces[4]);
   }
 }
