@@ -11,7 +11,8 @@ namespace eddy::config {
 //   Poisson solver           multigrid: rhs and its mean-free copy on the fine level, plus correction, rhs and residual
 //                            on the coarse levels, which together hold 1/(2^d - 1) of the fine points (1/7 in 3D);
 //                            Jacobi or Chebyshev smoothing add a residual (and Chebyshev its step) on every level,
-//                            red-black Gauss-Seidel the second field of its fused sweep (used on GPUs; counted always)
+//                            red-black Gauss-Seidel the second field of its fused sweep (used on GPUs; counted always);
+//                            multigrid alone the convergence check's three partial sums per first-coarse-level cell
 //                            mg_cg: the multigrid above plus CG's direction, operator image and preconditioned
 //                            residual (3); cg: rhs, residual, direction, operator image (4); jacobi: rhs and the
 //                            previous iterate (2)
@@ -31,7 +32,7 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
   double poisson_fields = 0;
   switch (deck.pressure.solver) {
     case PoissonSolverType::multigrid:
-      poisson_fields = multigrid_fields;
+      poisson_fields = multigrid_fields + 3.0 / (1 << dims);
       break;
     case PoissonSolverType::mg_cg:
       poisson_fields = multigrid_fields + 3.0;

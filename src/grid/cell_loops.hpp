@@ -120,28 +120,4 @@ void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, con
 #endif
 }
 
-/// As reduce_over_owned_cells, for bodies that need more than 32 registers (a restriction's eight residuals): on GPUs
-/// one team of 256 threads per 256 points of the owned span, so the grid is as long as the work and no partial wave
-/// trails it.
-template <class Body, class Result>
-void reduce_over_owned_cells_wide(const char* label, const fields::LocalShape& s, const Body& body, Result&& result) {
-#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  constexpr int team_size = 256;
-  const OwnedSpan span = owned_span(s);
-  const int points = span.last + 1 - span.first;
-  using Teams = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>;
-  using Value = typename std::decay_t<Result>::value_type;
-  Kokkos::parallel_reduce(
-      label, Teams((points + team_size - 1) / team_size, team_size),
-      KOKKOS_LAMBDA(const Teams::member_type& team, Value& value) {
-        const int offset = team.league_rank() * team_size + team.team_rank();
-        int i, j, k;
-        if (offset < points && span.owned(span.first + offset, i, j, k)) body(i, j, k, value);
-      },
-      std::forward<Result>(result));
-#else
-  Kokkos::parallel_reduce(label, owned_cells(s), body, std::forward<Result>(result));
-#endif
-}
-
 }  // namespace eddy::grid

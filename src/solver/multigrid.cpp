@@ -77,9 +77,14 @@ void Multigrid::cycle(Field x, Field b, bool top_restricted) {
 bool Multigrid::restricts_first() const { return config_.pre_smooth == 0 && level_count() > 1; }
 
 void Multigrid::restrict_top(Field x, Field b, Buffer sums, const parallel::Reducer& reducer) {
-  require(restricts_first(), "multigrid: restrict_top needs a cycle without pre-smoothing");
+  require(level_count() > 1, "multigrid: restrict_top needs a coarse level");
   const auto& top = levels_[0];
-  restrict_residual_with_sums(levels_[1].b, x, b, top.geometry, levels_[1].geometry, top.factor, sums, reducer);
+  const auto& next = levels_[1].geometry;
+  if (!check_partials_.is_allocated()) {
+    const auto& n = next.shape.cells;
+    check_partials_ = CheckPartials("mg::check_partials", static_cast<std::size_t>(n[0]) * n[1] * n[2]);
+  }
+  restrict_residual_with_sums(levels_[1].b, x, b, top.geometry, next, top.factor, check_partials_, sums, reducer);
 }
 
 void Multigrid::apply(Field z, Field r) {

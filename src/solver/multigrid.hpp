@@ -16,6 +16,7 @@
 #include "solver/chebyshev.hpp"
 #include "solver/coarse_solver.hpp"
 #include "solver/conjugate_gradient.hpp"
+#include "solver/poisson_kernels.hpp"
 
 #include <memory>
 #include <vector>
@@ -45,8 +46,8 @@ class Multigrid : public Preconditioner {
   void cycle(Field x, Field b, bool top_restricted = false);
   /// True when a cycle starts by restricting the top level's residual (no pre-smoothing, more than one level).
   bool restricts_first() const;
-  /// The first step of a cycle that restricts first, with sums = {|b - L(x)|^2, |b|^2, sum of x} on the top level
-  /// over all ranks (one pass for the convergence check and the restriction).
+  /// Restricts the top level's residual to the next level, with sums = {|b - L(x)|^2, |b|^2, sum of x} on the top
+  /// level over all ranks: a convergence check that is also the first step of a cycle that restricts first.
   void restrict_top(Field x, Field b, Buffer sums, const parallel::Reducer& reducer);
   /// One cycle from z = 0 (the preconditioner of MG-CG).
   void apply(Field z, Field r) override;
@@ -79,6 +80,7 @@ class Multigrid : public Preconditioner {
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;
   std::unique_ptr<ConjugateGradient> bottom_;
   std::unique_ptr<LaunchGraph> graph_;
+  CheckPartials check_partials_;  // restrict_top's partial sums, allocated on its first call
   config::PoissonConfig config_;
   bool symmetric_;
 };

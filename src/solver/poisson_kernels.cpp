@@ -142,17 +142,21 @@ void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fin
 }
 
 void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
-                                 const Int3& factor, Buffer sums, const parallel::Reducer& reducer) {
+                                 const Int3& factor, CheckPartials partials, Buffer sums,
+                                 const parallel::Reducer& reducer) {
   const auto w = fine.weights();
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
   const int fx = factor[0], fy = factor[1], fz = factor[2];
+  const int nx = coarse.shape.cells[0], ny = coarse.shape.cells[1];
+  const int count = nx * ny * coarse.shape.cells[2];
+  require(static_cast<int>(partials.extent(0)) >= count, "restrict_residual_with_sums: too few partial sums");
   const Real inv_children = Real(1) / (fx * fy * fz);
   const fields::FlatField fine_x(x), fine_b(b);
-  grid::reduce_over_owned_cells_wide(
-      "poisson::restrict_residual_sums", coarse.shape,
-      KOKKOS_LAMBDA(int ci, int cj, int ck, ResidualSums& s) {
+  grid::for_each_owned_cell(
+      "poisson::restrict_residual_sums", coarse.shape, KOKKOS_LAMBDA(int ci, int cj, int ck) {
         const int i0 = gf + fx * (ci - gc), j0 = gf + fy * (cj - gc), k0 = gf + fz * (ck - gc);
-        Real sum = 0, residual2 = 0, rhs2 = 0, x_sum = 0;
+        Real sum = 0;
+        ResidualSums share;
         for (int c = 0; c < fz; ++c) {
           for (int b2 = 0; b2 < fy; ++b2) {
             for (int a = 0; a < fx; ++a) {
@@ -160,18 +164,18 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
               const Real rhs = fine_b(i, j, k), centre = fine_x(i, j, k);
               const Real res = rhs - (laplacian_neighbours(fine_x, i, j, k, w) + w.diagonal() * centre);
               sum += res;
-              residual2 += res * res;
-              rhs2 += rhs * rhs;
-              x_sum += centre;
+              share.value[0] += res * res;
+              share.value[1] += rhs * rhs;
+              share.value[2] += centre;
             }
           }
         }
         coarse_b(ci, cj, ck) = sum * inv_children;
-        s.value[0] += residual2;
-        s.value[1] += rhs2;
-        s.value[2] += x_sum;
-      },
-      into_buffer<3>(sums));
+        partials((ci - gc) + nx * ((cj - gc) + ny * (ck - gc))) = share;
+      });
+  Kokkos::parallel_reduce(
+      "poisson::check_partials_sum", grid::ReduceRange(0, count),
+      KOKKOS_LAMBDA(int p, ResidualSums& total) { total += partials(p); }, into_buffer<3>(sums));
   reduce_sums(sums, 3, fine, reducer);
 }
 

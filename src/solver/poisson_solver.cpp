@@ -130,12 +130,15 @@ class MultigridSolver : public StationarySolver {
     multigrid_.cycle(phi, b, restricted_);
     restricted_ = false;
   }
-  // Without pre-smoothing a cycle starts by restricting the residual the convergence check measures: one pass does
-  // both, and the next cycle starts from there.
+  // The convergence check restricts the residual it measures (the fastest form of the check on GPUs); without
+  // pre-smoothing that restriction is the next cycle's first step.
   void measure(Field phi, Field b) override {
+    if (multigrid_.level_count() == 1) {
+      restricted_ = false;
+      return StationarySolver::measure(phi, b);
+    }
+    multigrid_.restrict_top(phi, b, sums_, *reducer_);
     restricted_ = multigrid_.restricts_first();
-    if (restricted_) return multigrid_.restrict_top(phi, b, sums_, *reducer_);
-    StationarySolver::measure(phi, b);
   }
   GhostFiller& ghosts() override { return multigrid_.top_ghosts(); }
   void complete_ghosts(Field phi) override {

@@ -108,15 +108,15 @@ TEST(ConfigDecks, GlobalGridFollowsTheDeck) {
 TEST(ConfigDecks, MemoryEstimateCountsTheListedFields) {
   Deck deck = load_text("domain: {dimensions: 3, cells: [8, 8, 8]}\n", "t");
   // 8^3 cells + 1 ghost per side = 1000 points; halo: 3 axes x (send, recv) x 2 sides x 4 fields x 100 points.
-  // State 4 + last good 4 + tendencies 6; multigrid with red-black smoothing 2 + 3/7, and the fused sweep's second
-  // field on every level, 1 + 1/7.
+  // State 4 + last good 4 + tendencies 6; multigrid with red-black smoothing 2 + 3/7, the fused sweep's second field
+  // on every level, 1 + 1/7, and the convergence check's partial sums, 3/8.
   const double halo = 3 * 2 * 2 * 4 * 100;
   const double flow_fields = 4 + 4 + 6;
   EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)),
-              (1000 * (flow_fields + 2 + 3.0 / 7 + 1 + 1.0 / 7) + halo) * 8, 1.0);
+              (1000 * (flow_fields + 2 + 3.0 / 7 + 1 + 1.0 / 7 + 3.0 / 8) + halo) * 8, 1.0);
   deck.pressure.smoother = SmootherType::chebyshev;
   EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)),
-              (1000 * (flow_fields + 2 + 3.0 / 7 + 2 * (1 + 1.0 / 7)) + halo) * 8, 1.0);
+              (1000 * (flow_fields + 2 + 3.0 / 7 + 2 * (1 + 1.0 / 7) + 3.0 / 8) + halo) * 8, 1.0);
   deck.pressure.solver = PoissonSolverType::cg;
   EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)), (1000 * (flow_fields + 4) + halo) * 8,
               1.0);
