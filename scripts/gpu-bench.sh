@@ -31,6 +31,7 @@ done
 run stencil "$eddy" bench stencil --n "$size"
 run torch python3 tests/perf/torch_stencil.py --n "$size"
 run poisson "$eddy" bench poisson --n "$size"
+run poisson_post "$eddy" bench poisson --n "$size" --pre_smooth 0 --post_smooth 2
 run poisson_chebyshev "$eddy" bench poisson --n "$size" --smoother chebyshev
 run poisson_jacobi "$eddy" bench poisson --n "$size" --smoother jacobi
 run reduce1 "$eddy" bench reduce
@@ -70,7 +71,7 @@ grep -E "tests passed|tests failed|Failed|Timeout|\*\*\*" "$out/ctest.log" | tai
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil torch poisson poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step1_tight step1_post step2weak \
+for f in stencil torch poisson poisson_post poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step1_tight step1_post step2weak \
   step2strong poisson_small step1_small; do
   [[ -s "$out/$f.log" ]] && { echo "-- $f"; grep -vE "^\s*$" "$out/$f.log" | tail -12; }
 done
