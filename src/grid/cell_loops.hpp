@@ -3,6 +3,7 @@
 // column of cells along z, so the z-neighbours of one cell are the centre and next cell of the previous one (L1 hits)
 // and the index arithmetic is shared; `eddy bench stencil` compares it with the plain 3D tiling.
 #include "core/error.hpp"
+#include "grid/fast_divisor.hpp"
 #include "grid/index_ranges.hpp"
 
 #include <limits>
@@ -30,15 +31,16 @@ void for_each_cell_z_march(const char* label, Int3 lo, Int3 hi, int chunk, const
 
 /// The flat span of a shape's owned cells: view points from the first to the last owned cell, x fastest. Points are
 /// 32-bit on GPUs (a rank's block of 2^31 points would need hundreds of GB), where 64-bit divisions cost more than
-/// the stencil they index.
+/// the stencil they index; the divisions by row and plane are multiplies (grid/fast_divisor.hpp).
 struct OwnedSpan {
   int first = 0, last = 0, plane = 1, row = 1, ghost = 0, nx = 1, ny = 1;
+  FastDivisor per_plane, per_row;  // division by plane and by row
 
   /// Decodes point p of the span into view indices; false for a ghost point inside the span.
   KOKKOS_INLINE_FUNCTION bool owned(int p, int& i, int& j, int& k) const {
-    k = p / plane;
+    k = per_plane.divide(p);
     const int rest = p - k * plane;
-    j = rest / row;
+    j = per_row.divide(rest);
     i = rest - j * row;
     return i >= ghost && i < ghost + nx && j >= ghost && j < ghost + ny;
   }
@@ -53,6 +55,8 @@ inline OwnedSpan owned_span(const fields::LocalShape& s) {
   span.ghost = s.ghost, span.nx = s.cells[0], span.ny = s.cells[1];
   span.row = s.extent(0);
   span.plane = s.extent(0) * s.extent(1);
+  span.per_row = FastDivisor(span.row);
+  span.per_plane = FastDivisor(span.plane);
   const int g = s.ghost;
   span.first = g + span.row * g + span.plane * g;
   span.last = g + s.cells[0] - 1 + span.row * (g + s.cells[1] - 1) + span.plane * (g + s.cells[2] - 1);
@@ -86,9 +90,10 @@ void for_each_box_point(const char* label, Int3 lo, Int3 hi, const Body& body) {
   const int nx = hi[0] - lo[0], ny = hi[1] - lo[1], nz = hi[2] - lo[2];
   if (nx <= 0 || ny <= 0 || nz <= 0) return;
   const int x0 = lo[0], y0 = lo[1], z0 = lo[2];
+  const FastDivisor per_row(nx), per_plane(ny);
   Kokkos::parallel_for(
       label, Range(0, nx * ny * nz), KOKKOS_LAMBDA(int p) {
-        const int row = p / nx, plane = row / ny;
+        const int row = per_row.divide(p), plane = per_plane.divide(row);
         body(x0 + p - row * nx, y0 + row - plane * ny, z0 + plane);
       });
 #else
