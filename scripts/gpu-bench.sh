@@ -67,13 +67,19 @@ if [[ "${EDDY_SKIP_TESTS:-0}" != 1 ]]; then
   ctest --preset cuda-hopper -LE regression -j 4 --timeout 300 >"$out/ctest.log" 2>&1
   tests_rc=$?
 fi
-grep -E "tests passed|tests failed|Failed|Timeout|\*\*\*" "$out/ctest.log" | tail -20
+[[ -s "$out/ctest.log" ]] && grep -E "tests passed|tests failed|Failed|Timeout|\*\*\*" "$out/ctest.log" | tail -20
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil torch poisson poisson_post poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step1_tight step1_post step2weak \
   step2strong poisson_small step1_small; do
-  [[ -s "$out/$f.log" ]] && { echo "-- $f"; grep -vE "^\s*$" "$out/$f.log" | tail -12; }
+  [[ -s "$out/$f.log" ]] || continue
+  echo "-- $f"
+  if [[ $f == step* ]]; then
+    grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection)" "$out/$f.log"
+  else
+    grep -vE "^\s*$" "$out/$f.log" | tail -20
+  fi
 done
 for f in "$out"/scaling-weak/*.csv "$out"/scaling-strong/*.csv; do
   [[ -s "$f" ]] && { echo "-- $f"; cat "$f"; }
