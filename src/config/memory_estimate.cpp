@@ -6,6 +6,8 @@ namespace eddy::config {
 //   flow state               u, v, w, p, and the last good copy kept for a divergence      8 fields
 //   time integration         the next stage's velocity and the kept tendency (with         6 fields
 //                            buoyancy: this stage's and the previous stage's tendency)
+//   stage pressure guesses   RK3 without bodies: the previous stage's pressure and the     3 fields
+//                            change of the last two stages' pressures in the last step
 //   scalars                  value, two tendencies and the last good copy                   4 per scalar
 //   bodies                   the pressure of the last stage (incremental projection)       1 field
 //   Poisson solver           multigrid: rhs and its mean-free copy on the fine level, plus correction, rhs and residual
@@ -45,6 +47,7 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
       break;
   }
   const double state_fields = 4.0, last_good_fields = 4.0, time_fields = 6.0;
+  const double guess_fields = deck.time.scheme == TimeScheme::rk3 && deck.bodies.empty() ? 3.0 : 0.0;
   const double physics_fields = 4.0 * static_cast<double>(deck.scalars.size()) + (deck.bodies.empty() ? 0.0 : 1.0);
 
   double halo_points = 0;
@@ -52,7 +55,7 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
     const double face_points = points / extent[a] * ghost_layers;
     halo_points += 2.0 /* send, receive */ * 2.0 /* sides */ * state_fields * face_points;
   }
-  const double fields = state_fields + last_good_fields + time_fields + physics_fields + poisson_fields;
+  const double fields = state_fields + last_good_fields + time_fields + guess_fields + physics_fields + poisson_fields;
   const double total = (points * fields + halo_points) * bytes_per_real;
   return static_cast<std::size_t>(total);
 }

@@ -19,11 +19,17 @@ namespace {
 
 using OwnedValues = Kokkos::View<Real****, Kokkos::LayoutLeft, MemSpace>;  // (nx, ny, nz, field)
 
-/// The datasets of a checkpoint and the fields they hold: u, v, w, p, then /scalar_<name> for every scalar.
+/// Prefix of the datasets of warm-start fields.
+const std::string warm_start_prefix = "warm_start_";
+
+/// The datasets of a checkpoint and the fields they hold: u, v, w, p, then /scalar_<name> for every scalar and
+/// /warm_start_<name> for every warm-start field.
 std::vector<fields::NamedField> stored_fields(const fields::FlowState& state,
-                                              const std::vector<fields::NamedField>& scalars) {
+                                              const std::vector<fields::NamedField>& scalars,
+                                              const std::vector<fields::NamedField>& warm_start) {
   std::vector<fields::NamedField> stored{{"u", state.u}, {"v", state.v}, {"w", state.w}, {"p", state.p}};
   for (const auto& scalar : scalars) stored.push_back({"scalar_" + scalar.name, scalar.field});
+  for (const auto& field : warm_start) stored.push_back({warm_start_prefix + field.name, field.field});
   return stored;
 }
 
@@ -109,10 +115,11 @@ Checkpointer::Checkpointer(const config::Deck& deck, const grid::Decomposition& 
       mode_(default_write_mode()) {}
 
 std::filesystem::path Checkpointer::write(const fields::FlowState& state, double time, long long step, double dt,
-                                          const std::vector<fields::NamedField>& scalars) {
+                                          const std::vector<fields::NamedField>& scalars,
+                                          const std::vector<fields::NamedField>& warm_start) {
   ProfileRegion region("io::checkpoint");
   run_on_rank0(context_->comm(), [&] { std::filesystem::create_directories(directory_); });
-  const auto stored = stored_fields(state, scalars);
+  const auto stored = stored_fields(state, scalars, warm_start);
   const int count_fields = static_cast<int>(stored.size());
   OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], count_fields);
   for (int f = 0; f < count_fields; ++f) pack_owned(stored[f].field, owned, f, shape_);
@@ -266,7 +273,8 @@ void Checkpointer::check_scalars(const H5Reader& file, const std::filesystem::pa
 }
 
 CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::FlowState& state,
-                                  const std::vector<fields::NamedField>& scalars) const {
+                                  const std::vector<fields::NamedField>& scalars,
+                                  const std::vector<fields::NamedField>& warm_start) const {
   ProfileRegion region("io::restart");
   CheckpointMeta meta;
   meta.path = resolve(path_or_latest);
@@ -274,11 +282,13 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
   const auto& offset = layout.offset;
   const auto& count = layout.count;
   const std::size_t block = static_cast<std::size_t>(decomp_.local_cell_count());
-  const auto stored = stored_fields(state, scalars);
+  const auto stored = stored_fields(state, scalars, warm_start);
   const int count_fields = static_cast<int>(stored.size());
+  const int required = count_fields - static_cast<int>(warm_start.size());  // the warm-start fields are optional
   OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], count_fields);
   auto host = Kokkos::create_mirror_view(owned);
   std::vector<std::uint64_t> checksums(stored.size()), shares(stored.size());
+  std::vector<bool> held(stored.size(), true);
   run_collectively(context_->comm(), [&] {
     const H5Reader file(meta.path);
     check_compatible(file, meta.path);
@@ -290,6 +300,10 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
     meta.eddy_version = file.read_string("eddy_version");
     for (int f = 0; f < count_fields; ++f) {
       const std::string& name = stored[f].name;
+      if (f >= required && !file.has_dataset(name)) {
+        held[f] = false;
+        continue;
+      }
       if (!file.has_dataset(name)) {
         throw Error("checkpoint '" + meta.path.string() + "' has no dataset /" + name);
       }
@@ -304,13 +318,18 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
     }
   });
   for (int f = 0; f < count_fields; ++f) {
+    if (!held[f]) continue;
     if (sum_checksums(context_->comm(), shares[f]) != checksums[f]) {
       throw Error("checkpoint '" + meta.path.string() + "' is corrupted: the checksum of /" + stored[f].name +
                   " does not match its data");
     }
   }
   Kokkos::deep_copy(owned, host);
-  for (int f = 0; f < count_fields; ++f) unpack_owned(owned, f, stored[f].field, shape_);
+  for (int f = 0; f < count_fields; ++f) {
+    if (!held[f]) continue;
+    unpack_owned(owned, f, stored[f].field, shape_);
+    if (f >= required) meta.warm_start.push_back(warm_start[f - required].name);
+  }
   Kokkos::fence("io::unpack_owned");
   return meta;
 }

@@ -30,10 +30,11 @@ RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& deco
   if (restart) last_checkpoint_step_ = restart->step;
 }
 
-void RunOutputs::after_step(const fields::FlowState& state, const StepRecord& r) {
+void RunOutputs::after_step(const fields::FlowState& state, const StepRecord& r,
+                            const std::vector<fields::NamedField>& warm_start) {
   if (schedule_.due(r.step, r.time)) write_fields(state, r.time, r.step);
   const long long every = output_.checkpoint_interval_steps;
-  if (every > 0 && r.step % every == 0) write_checkpoint(state, scalars_, r.time, r.step, r.dt);
+  if (every > 0 && r.step % every == 0) write_checkpoint(state, scalars_, warm_start, r.time, r.step, r.dt);
 }
 
 void RunOutputs::write_fields(const fields::FlowState& state, double time, long long step) {
@@ -43,9 +44,10 @@ void RunOutputs::write_fields(const fields::FlowState& state, double time, long 
 }
 
 void RunOutputs::write_checkpoint(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars,
-                                  double time, long long step, double dt) {
+                                  const std::vector<fields::NamedField>& warm_start, double time, long long step,
+                                  double dt) {
   if (step == last_checkpoint_step_) return;
-  last_checkpoint_ = checkpoints_.write(state, time, step, dt, scalars);
+  last_checkpoint_ = checkpoints_.write(state, time, step, dt, scalars, warm_start);
   last_checkpoint_step_ = step;
 }
 

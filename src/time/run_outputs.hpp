@@ -33,16 +33,18 @@ class RunOutputs {
              parallel::Context& context, const std::optional<RestartPoint>& restart,
              std::vector<fields::NamedField> scalars);
 
-  /// After a step: fields when the output schedule says so, a checkpoint every output.checkpoint_interval_steps.
-  void after_step(const fields::FlowState& state, const StepRecord& record);
+  /// After a step: fields when the output schedule says so, a checkpoint (with the solvers' `warm_start` fields)
+  /// every output.checkpoint_interval_steps.
+  void after_step(const fields::FlowState& state, const StepRecord& record,
+                  const std::vector<fields::NamedField>& warm_start);
   /// Appends the step's row to telemetry.csv.
   void record(const StepRecord& record) { telemetry_.record(record); }
   /// Writes the fields (ghosts valid) and the selected scalars unless this step's are written or none are selected.
   void write_fields(const fields::FlowState& state, double time, long long step);
-  /// Writes a checkpoint of `state` and `scalars` unless this step's is already written; `dt` is the step that
-  /// reached this state.
-  void write_checkpoint(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars, double time,
-                        long long step, double dt);
+  /// Writes a checkpoint of `state`, `scalars` and `warm_start` unless this step's is already written; `dt` is the
+  /// step that reached this state.
+  void write_checkpoint(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars,
+                        const std::vector<fields::NamedField>& warm_start, double time, long long step, double dt);
   /// Flushes telemetry and writes summary.json.
   void finish(const io::JsonObject& summary);
 

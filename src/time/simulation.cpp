@@ -13,6 +13,7 @@
 #include "time/flow_diagnostics.hpp"
 #include "time/initial_conditions.hpp"
 #include "time/momentum_stage.hpp"
+#include "time/pressure_guess.hpp"
 #include "time/progress.hpp"
 #include "time/projection.hpp"
 #include "time/rk_scheme.hpp"
@@ -63,7 +64,8 @@ struct Simulation::Impl {
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
         momentum(shape, physics.has_momentum_sources()),
-        stages(stage_table(deck_in.time.scheme)) {
+        stages(stage_table(deck_in.time.scheme)),
+        pressure_guess(shape, physics.has_bodies() ? 1 : stages.count) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
     for (const auto& scalar : physics.scalar_fields()) {
@@ -133,15 +135,18 @@ struct Simulation::Impl {
   }
 
   // The state of a checkpoint, continued exactly as the run that wrote it would have gone on. A checkpoint holds
-  // u, v, w, p (the pressure warm-starts the next solve), every transported scalar, time, step and the last dt (the
-  // adaptive growth cap). Nothing else carries over: each step's RK3 stages start afresh (the first has zeta = 0, so
+  // u, v, w, p (the pressure warm-starts the next solve), the stage pressure changes of the last step (the other
+  // stages' initial guesses), every transported scalar, time, step and the last dt (the adaptive growth cap). Nothing
+  // else carries over: each step's RK3 stages start afresh (the first has zeta = 0, so
   // neither the momentum nor the scalar right-hand side of the step before enters), the body forces are summed per
   // step, and the buoyancy follows from the temperature. Ghosts and the low boundary faces are not stored: the
   // boundary conditions define them. apply() also resets the high outflow faces, which the checkpoint holds as the
   // projection left them, so the stored values are put back before the final ghost fill.
   void restart_from_checkpoint() {
     const io::Checkpointer checkpoints(deck, decomp, shape, context, deck.output.directory, "");
-    const io::CheckpointMeta meta = checkpoints.load(options.restart, state, physics.scalar_fields());
+    const io::CheckpointMeta meta =
+        checkpoints.load(options.restart, state, physics.scalar_fields(), pressure_guess.all_fields());
+    pressure_guess.restore(meta.warm_start);
     physics.restore_scalar_ghosts();
     copy_state(state, last_good);
     fill_velocity_ghosts(true, 0);
@@ -212,7 +217,9 @@ struct Simulation::Impl {
       // The stages use only the pressure's gradient: its mean is fixed once, after the last stage (every stage with
       // bodies, whose incremental pressure adds up over the stages).
       const bool last_stage = s + 1 == stages.count;
+      if (!physics.has_bodies()) pressure_guess.before_solve(state.p, s);
       const solver::PoissonStats stats = project(dt * stage.alpha(), last_stage || physics.has_bodies());
+      if (!physics.has_bodies()) pressure_guess.after_solve(state.p, s);
       if (physics.has_bodies()) {
         auto scope = timers.time(Phase::projection);
         add_field(state.p, previous_pressure);
@@ -237,7 +244,7 @@ struct Simulation::Impl {
     check_for_blow_up(record, dt * velocity_rate, deck.time, state, decomp);
     {
       auto scope = timers.time(Phase::output);
-      if (outputs != nullptr) outputs->after_step(state, record);
+      if (outputs != nullptr) outputs->after_step(state, record, pressure_guess.recorded_fields());
       for (const auto& observer : observers) observer(*owner, record);
     }
     record.wall_seconds = wall.seconds();
@@ -277,6 +284,7 @@ struct Simulation::Impl {
   MomentumStage momentum;   // the velocity's Runge-Kutta stages and their right-hand-side buffers
   Field previous_pressure;  // p of the last stage while the incremental projection solves for its change (bodies)
   StageTable stages;
+  PressureGuess pressure_guess;  // the stage pressure solves' initial guesses (not with bodies: p is an increment)
   std::vector<StepRecord> history;
   std::vector<StepObserver> observers;
   const Simulation* owner = nullptr;
@@ -335,19 +343,23 @@ int Simulation::run() {
       if (control.take_write_request()) {
         s.timed_output([&] {
           outputs.write_fields(s.state, s.sim_time, s.step_count);
-          outputs.write_checkpoint(s.state, s.physics.scalar_fields(), s.sim_time, s.step_count, s.previous_dt);
+          outputs.write_checkpoint(s.state, s.physics.scalar_fields(), s.pressure_guess.recorded_fields(), s.sim_time,
+                                   s.step_count, s.previous_dt);
         });
       }
     }
-    s.timed_output(
-        [&] { outputs.write_checkpoint(s.state, s.physics.scalar_fields(), s.sim_time, s.step_count, s.previous_dt); });
+    s.timed_output([&] {
+      outputs.write_checkpoint(s.state, s.physics.scalar_fields(), s.pressure_guess.recorded_fields(), s.sim_time,
+                               s.step_count, s.previous_dt);
+    });
     progress.end_line();
     if (s.talkative()) std::printf("%s\n", control.stop_message((outputs.run_dir() / "deck.yaml").string()).c_str());
     if (control.stopped_early()) status = exit_stopped_early;
     stop_reason = stop_reason_text(control.reason());
   } catch (const Diverged& diverged) {
     const auto& good = s.last_good_step;
-    s.timed_output([&] { outputs.write_checkpoint(s.last_good, s.last_good_scalars, good.time, good.step, good.dt); });
+    s.timed_output(
+        [&] { outputs.write_checkpoint(s.last_good, s.last_good_scalars, {}, good.time, good.step, good.dt); });
     progress.end_line();
     if (s.context.rank() == 0) {
       std::fprintf(stderr, "eddy: error: %s\nthe last good state (step %lld, t = %.6g) is in %s\n", diverged.what(),

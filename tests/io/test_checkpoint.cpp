@@ -126,6 +126,35 @@ TEST(Checkpoint, RoundTripIsBitIdentical) {
   }
 }
 
+// Warm-start fields (solver state such as the stage pressure changes) are optional: read where the checkpoint holds
+// them, listed in the result, and left alone where it does not.
+TEST(Checkpoint, WarmStartFieldsAreReadWhereHeldAndLeftAloneOtherwise) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "warm_start");
+  auto s = make_setup(MPI_COMM_WORLD);
+  auto state = fields::FlowState::allocate(s.shape);
+  io_test::fill_signature(state, s.decomp);
+  const auto warm = make_scalars({"pressure_change_1"}, s.shape);
+  fill_scalar_signatures(warm, s.shape, s.decomp);
+  io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "name: warm_start\n");
+  checkpointer.write(state, 0.5, 7, 0.1, {}, warm);
+  checkpointer.write(state, 0.6, 8, 0.1);
+
+  auto restored = fields::FlowState::allocate(s.shape);
+  const auto asked = make_scalars({"pressure_change_1"}, s.shape);
+  const auto held =
+      checkpointer.load((checkpointer.directory() / io::Checkpointer::file_name(7)).string(), restored, {}, asked);
+  ASSERT_EQ(held.warm_start, std::vector<std::string>{"pressure_change_1"});
+  EXPECT_EQ(count_scalar_mismatches(asked, s.shape, s.decomp), 0);
+
+  const auto untouched = make_scalars({"pressure_change_1"}, s.shape);
+  const auto without = checkpointer.load("latest", restored, {}, untouched);
+  EXPECT_EQ(without.step, 8);
+  EXPECT_TRUE(without.warm_start.empty());
+  EXPECT_GT(count_scalar_mismatches(untouched, s.shape, s.decomp),
+            0);  // still the zeros it was made with  // still zero everywhere
+}
+
 TEST(Checkpoint, ReadOnOtherRankCount) {
   int world_rank = 0, world_size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);

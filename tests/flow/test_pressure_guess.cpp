@@ -1,0 +1,83 @@
+// The initial guesses of the Runge-Kutta stages' pressure solves (time/pressure_guess.hpp): where each stage's pressure
+// changes linearly from step to step, stage k >= 1 starts from its exact pressure from the second step on; the first
+// step, stage 0, and a one-stage scheme start from the pressure as they find it.
+#include "grid/decomposition.hpp"
+#include "time/pressure_guess.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+using eddy::Field;
+using eddy::Real;
+
+eddy::fields::LocalShape block_shape() {
+  eddy::grid::GlobalGrid g;
+  g.dim = 3;
+  g.cells = {10, 8, 6};
+  return eddy::fields::local_shape(eddy::grid::decompose(g, MPI_COMM_SELF), 1);
+}
+
+// The pressure of stage `stage` in step `step`: a base field, a drift per step and an offset per stage, each with its
+// own shape, at every view point.
+void fill_pressure(const Field& p, int step, int stage) {
+  auto host = Kokkos::create_mirror_view(p);
+  for (int k = 0; k < static_cast<int>(p.extent(2)); ++k)
+    for (int j = 0; j < static_cast<int>(p.extent(1)); ++j)
+      for (int i = 0; i < static_cast<int>(p.extent(0)); ++i) {
+        const Real base = std::sin(0.7 * i) * std::cos(0.4 * j) + 0.1 * k;
+        const Real drift = 0.05 * std::cos(0.3 * i + 0.2 * k) + 0.01 * j;
+        const Real offset = 0.3 * stage * std::sin(0.5 * j + 0.9 * k + stage) + 0.2 * stage * stage;
+        host(i, j, k) = base + step * drift + offset;
+      }
+  Kokkos::deep_copy(p, host);
+}
+
+Real max_difference(const Field& a, const Field& b) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  Real largest = 0;
+  for (std::size_t n = 0; n < ha.span(); ++n) largest = std::max(largest, std::abs(ha.data()[n] - hb.data()[n]));
+  return largest;
+}
+
+}  // namespace
+
+TEST(PressureGuess, StagesStartFromTheirExactPressureWhenItChangesLinearlyFromStepToStep) {
+  const auto shape = block_shape();
+  eddy::time::PressureGuess guess(shape, 3);
+  Field p = eddy::fields::make_field("p", shape), expected = eddy::fields::make_field("expected", shape),
+        found = eddy::fields::make_field("found", shape);
+  for (int step = 0; step < 4; ++step) {
+    for (int stage = 0; stage < 3; ++stage) {
+      SCOPED_TRACE("step " + std::to_string(step) + " stage " + std::to_string(stage));
+      Kokkos::deep_copy(found, p);
+      guess.before_solve(p, stage);
+      if (step == 0 || stage == 0) {
+        EXPECT_EQ(max_difference(p, found), 0);  // the pressure as the stage found it
+      } else {
+        fill_pressure(expected, step, stage);
+        EXPECT_LE(max_difference(p, expected), 1e-13);
+        EXPECT_GT(max_difference(found, expected), 0.1);  // the previous stage's pressure was far from it
+      }
+      fill_pressure(p, step, stage);  // what the solve returns
+      guess.after_solve(p, stage);
+    }
+  }
+}
+
+TEST(PressureGuess, AOneStageSchemeStartsFromThePressureAsFound) {
+  const auto shape = block_shape();
+  eddy::time::PressureGuess guess(shape, 1);
+  Field p = eddy::fields::make_field("p", shape), found = eddy::fields::make_field("found", shape);
+  for (int step = 0; step < 3; ++step) {
+    fill_pressure(p, step, 0);
+    Kokkos::deep_copy(found, p);
+    guess.before_solve(p, 0);
+    EXPECT_EQ(max_difference(p, found), 0);
+    guess.after_solve(p, 0);
+  }
+}
