@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -69,6 +70,15 @@ inline GlobalField gather(const time::Simulation& sim, int c) {
 inline double max_difference(const GlobalField& a, const GlobalField& b) {
   double result = 0;
   for (std::size_t n = 0; n < a.values.size(); ++n) result = std::max(result, std::abs(a.values[n] - b.values[n]));
+  return result;
+}
+
+/// Largest |a - b| over every view point (ghosts included) of two fields of one shape on this rank.
+inline double max_view_difference(const Field& a, const Field& b) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  double result = 0;
+  for (std::size_t n = 0; n < ha.span(); ++n) result = std::max(result, std::abs(ha.data()[n] - hb.data()[n]));
   return result;
 }
 

@@ -1,6 +1,7 @@
 // The fused Runge-Kutta stage (tendency and update in one kernel, u* in a second buffer) against the stored tendency
 // and in-place update: the same velocity at every view point, ghosts and boundary faces included, after the three
 // stages of RK3, in 2D and 3D, with walls and periodic axes, central and upwind advection.
+#include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
 #include "operators/staggered_grid.hpp"
 #include "time/momentum_stage.hpp"
@@ -33,15 +34,6 @@ void fill_velocity(const eddy::fields::FlowState& state) {
           host(i, j, k) = std::sin(0.7 * i + 1.3 * c) * std::cos(0.5 * j - 0.2 * c) + 0.3 * std::sin(0.9 * k + c);
     Kokkos::deep_copy(components[c], host);
   }
-}
-
-// Largest |a - b| over every view point of two fields.
-Real max_difference(const Field& a, const Field& b) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  Real result = 0;
-  for (std::size_t n = 0; n < ha.span(); ++n) result = std::max(result, std::abs(ha.data()[n] - hb.data()[n]));
-  return result;
 }
 
 void compare_paths(const Case& c) {
@@ -84,8 +76,10 @@ void compare_paths(const Case& c) {
   const Field start_components[3] = {start.u, start.v, start.w};
   for (int a = 0; a < grid.components(); ++a) {
     // The stages change the velocity by O(dt); the two paths agree to round-off.
-    EXPECT_GT(max_difference(separate_components[a], start_components[a]), 1e-3) << label.str() << " component " << a;
-    EXPECT_LE(max_difference(fused_components[a], separate_components[a]), 1e-14) << label.str() << " component " << a;
+    EXPECT_GT(eddy::testing::max_view_difference(separate_components[a], start_components[a]), 1e-3)
+        << label.str() << " component " << a;
+    EXPECT_LE(eddy::testing::max_view_difference(fused_components[a], separate_components[a]), 1e-14)
+        << label.str() << " component " << a;
   }
 }
 

@@ -1,6 +1,7 @@
 // The initial guesses of the Runge-Kutta stages' pressure solves (time/pressure_guess.hpp): where each stage's pressure
 // changes linearly from step to step, stage k >= 1 starts from its exact pressure from the second step on; the first
 // step, stage 0, and a one-stage scheme start from the pressure as they find it.
+#include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
 #include "time/pressure_guess.hpp"
 
@@ -36,14 +37,6 @@ void fill_pressure(const Field& p, int step, int stage) {
   Kokkos::deep_copy(p, host);
 }
 
-Real max_difference(const Field& a, const Field& b) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  Real largest = 0;
-  for (std::size_t n = 0; n < ha.span(); ++n) largest = std::max(largest, std::abs(ha.data()[n] - hb.data()[n]));
-  return largest;
-}
-
 }  // namespace
 
 TEST(PressureGuess, StagesStartFromTheirExactPressureWhenItChangesLinearlyFromStepToStep) {
@@ -57,11 +50,12 @@ TEST(PressureGuess, StagesStartFromTheirExactPressureWhenItChangesLinearlyFromSt
       Kokkos::deep_copy(found, p);
       guess.before_solve(p, stage);
       if (step == 0 || stage == 0) {
-        EXPECT_EQ(max_difference(p, found), 0);  // the pressure as the stage found it
+        EXPECT_EQ(eddy::testing::max_view_difference(p, found), 0);  // the pressure as the stage found it
       } else {
         fill_pressure(expected, step, stage);
-        EXPECT_LE(max_difference(p, expected), 1e-13);
-        EXPECT_GT(max_difference(found, expected), 0.1);  // the previous stage's pressure was far from it
+        EXPECT_LE(eddy::testing::max_view_difference(p, expected), 1e-13);
+        EXPECT_GT(eddy::testing::max_view_difference(found, expected),
+                  0.1);  // the previous stage's pressure was far from it
       }
       fill_pressure(p, step, stage);  // what the solve returns
       guess.after_solve(p, stage);
@@ -77,7 +71,7 @@ TEST(PressureGuess, AOneStageSchemeStartsFromThePressureAsFound) {
     fill_pressure(p, step, 0);
     Kokkos::deep_copy(found, p);
     guess.before_solve(p, 0);
-    EXPECT_EQ(max_difference(p, found), 0);
+    EXPECT_EQ(eddy::testing::max_view_difference(p, found), 0);
     guess.after_solve(p, 0);
   }
 }

@@ -62,18 +62,11 @@ struct PoissonSetup {
 
   /// Root-mean-square over all ranks of (a - b) on the owned cells, after removing the mean difference if asked.
   Real rms_difference(Field a, Field b, bool remove_mean) const {
-    auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-    const int g = problem.shape.ghost;
-    const auto& n = problem.shape.cells;
     Real sum = 0, sum2 = 0;
-    for (int k = g; k < g + n[2]; ++k)
-      for (int j = g; j < g + n[1]; ++j)
-        for (int i = g; i < g + n[0]; ++i) {
-          const Real d = ha(i, j, k) - hb(i, j, k);
-          sum += d;
-          sum2 += d * d;
-        }
+    visit_owned(a, b, [&](Real va, Real vb) {
+      sum += va - vb;
+      sum2 += (va - vb) * (va - vb);
+    });
     const auto total = reducer->allreduce(std::array<Real, 2>{sum, sum2}, parallel::ReduceOp::sum);
     const Real cells = static_cast<Real>(problem.decomp.global.total_cells());
     const Real mean = remove_mean ? total[0] / cells : 0;
@@ -82,18 +75,25 @@ struct PoissonSetup {
 
   /// Largest |a - b| and largest |b| over the owned cells of every rank.
   std::array<Real, 2> max_difference(Field a, Field b) const {
+    Real difference = 0, size = 0;
+    visit_owned(a, b, [&](Real va, Real vb) {
+      difference = std::max(difference, std::abs(va - vb));
+      size = std::max(size, std::abs(vb));
+    });
+    return {reducer->max(difference), reducer->max(size)};
+  }
+
+ private:
+  // Calls visit(a, b) with the values of both fields at every owned cell of this rank (on the host).
+  template <class Visit>
+  void visit_owned(Field a, Field b, const Visit& visit) const {
     auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
     auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
     const int g = problem.shape.ghost;
     const auto& n = problem.shape.cells;
-    Real difference = 0, size = 0;
     for (int k = g; k < g + n[2]; ++k)
       for (int j = g; j < g + n[1]; ++j)
-        for (int i = g; i < g + n[0]; ++i) {
-          difference = std::max(difference, std::abs(ha(i, j, k) - hb(i, j, k)));
-          size = std::max(size, std::abs(hb(i, j, k)));
-        }
-    return {reducer->max(difference), reducer->max(size)};
+        for (int i = g; i < g + n[0]; ++i) visit(ha(i, j, k), hb(i, j, k));
   }
 };
 
