@@ -4,12 +4,15 @@
 #include "bench/bench_support.hpp"
 #include "bench/poisson_benchmarks.hpp"
 #include "config/names.hpp"
+#include "config/print.hpp"
 #include "config/suggest.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/multigrid.hpp"
 #include "solver/poisson_kernels.hpp"
 #include "solver/red_black.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -40,7 +43,8 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
                          {"solver", config::to_string(config::PoissonSolverType::multigrid)},
                          {"smoother", config::to_string(defaults.smoother)},
                          {"pre_smooth", std::to_string(defaults.pre_smooth)},
-                         {"post_smooth", std::to_string(defaults.post_smooth)}},
+                         {"post_smooth", std::to_string(defaults.post_smooth)},
+                         {"relaxation", config::format_real(defaults.relaxation)}},
                         "poisson");
   if (print_usage_if_asked(options, context)) return 0;
   const int n = static_cast<int>(options.integer("n", 4));
@@ -69,6 +73,7 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   config.smoother = enum_option<config::SmootherType>(options, "smoother");
   config.pre_smooth = static_cast<int>(options.integer("pre_smooth", 0));
   config.post_smooth = static_cast<int>(options.integer("post_smooth", 0));
+  config.relaxation = options.real("relaxation", 0, 2);
   config.rtol = 1e-10;
   config.atol = 0;
   config.max_iterations = config.solver == config::PoissonSolverType::multigrid ? 100 : 5000;
@@ -122,9 +127,10 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   const double unknowns = static_cast<double>(global.total_cells());
 
   if (context.rank() == 0) {
-    std::printf("poisson benchmark: %d^%d cells, Neumann faces, %d rank(s), %d multigrid levels, %s V(%d,%d)\n", n, dim,
-                context.size(), levels, config::to_string(config.smoother).c_str(), config.pre_smooth,
-                config.post_smooth);
+    std::printf(
+        "poisson benchmark: %d^%d cells, Neumann faces, %d rank(s), %d multigrid levels, %s V(%d,%d), relaxation %g\n",
+        n, dim, context.size(), levels, config::to_string(config.smoother).c_str(), config.pre_smooth,
+        config.post_smooth, config.relaxation);
     std::printf("%-36s %14s\n", "quantity", "value");
     std::printf("%-36s %14.4f\n", "V-cycle time [ms] (median)", 1e3 * cycle_time);
     std::printf("%-36s %14.3e\n", "V-cycle cells/s", unknowns / cycle_time);
@@ -133,6 +139,8 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
     std::printf("%-36s %14s\n", "solver", solver->name().c_str());
     std::printf("%-36s %14d\n", "iterations to 1e-10", stats.iterations);
     std::printf("%-36s %14.3e\n", "final relative residual", stats.final_residual / stats.rhs_norm);
+    std::printf("%-36s %14.3f\n", "mean residual factor per iteration",
+                std::pow(stats.final_residual / stats.rhs_norm, 1.0 / std::max(stats.iterations, 1)));
     std::printf("%-36s %14.4f\n", "solve time [ms] (median)", 1e3 * solve_time);
     std::printf("%-36s %14.3e\n", "unknowns/s", unknowns / solve_time);
   }

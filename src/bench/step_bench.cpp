@@ -4,6 +4,7 @@
 // by 2e-5 of the difference between the 64^3 and 128^3 grids (tests/perf/RESULTS.md).
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
+#include "config/print.hpp"
 #include "time/simulation.hpp"
 
 #include <algorithm>
@@ -39,8 +40,8 @@ double device_bytes_total() {
 // The Taylor-Green box [-pi, pi)^3 on n cells per axis, repeated along each axis as often as `cells` holds n: a weak
 // scaling run solves copies of the same flow at the same spacing, so each rank's work and the solver's iteration
 // counts match the one-rank run.
-config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, double rtol,
-                               const std::array<int, 2>& smoothing, const std::string& out_dir) {
+config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, const config::PoissonConfig& pressure,
+                               const std::string& out_dir) {
   config::Deck deck;
   deck.name = "bench_step_taylor_green3d";
   deck.domain.dimensions = 3;
@@ -55,12 +56,7 @@ config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, do
   deck.time.dt = 0.25 * 2 * pi / n;  // advective CFL about 0.25 at |u| = 1
   deck.time.end_time = 1e30;
   deck.time.max_steps = max_steps;
-  deck.pressure.solver = config::PoissonSolverType::multigrid;
-  deck.pressure.rtol = rtol;
-  deck.pressure.atol = 0;
-  deck.pressure.max_iterations = 20;
-  deck.pressure.pre_smooth = smoothing[0];
-  deck.pressure.post_smooth = smoothing[1];
+  deck.pressure = pressure;
   deck.output.directory = out_dir;
   deck.output.overwrite = true;
   deck.output.interval_steps = 0;
@@ -79,24 +75,30 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
                          {"rtol", "1e-4"},
                          {"pre-smooth", "2"},
                          {"post-smooth", "2"},
+                         {"relaxation", config::format_real(config::PoissonConfig{}.relaxation)},
                          {"weak", "", true}},
                         "step");
   if (print_usage_if_asked(options, context)) return 0;
   const bool weak = options.given("weak");
   const int n = static_cast<int>(options.integer("n"));
   const long long steps = options.integer("steps"), warmup = options.integer("warmup", 0);
-  const double rtol = options.real("rtol", 0, 1);
-  const std::array<int, 2> smoothing{static_cast<int>(options.integer("pre-smooth", 0)),
-                                     static_cast<int>(options.integer("post-smooth", 0))};
-  require(smoothing[0] + smoothing[1] >= 1, "eddy bench step: --pre-smooth " + std::to_string(smoothing[0]) +
-                                                " and --post-smooth " + std::to_string(smoothing[1]) +
-                                                ": their sum must be >= 1 (a V-cycle must smooth)");
+  config::PoissonConfig pressure;
+  pressure.solver = config::PoissonSolverType::multigrid;
+  pressure.rtol = options.real("rtol", 0, 1);
+  pressure.atol = 0;
+  pressure.max_iterations = 20;
+  pressure.pre_smooth = static_cast<int>(options.integer("pre-smooth", 0));
+  pressure.post_smooth = static_cast<int>(options.integer("post-smooth", 0));
+  pressure.relaxation = options.real("relaxation", 0, 2);
+  require(pressure.pre_smooth + pressure.post_smooth >= 1,
+          "eddy bench step: --pre-smooth " + std::to_string(pressure.pre_smooth) + " and --post-smooth " +
+              std::to_string(pressure.post_smooth) + ": their sum must be >= 1 (a V-cycle must smooth)");
   // Weak scaling stacks one box of n^3 cells per rank along z; strong scaling keeps n^3 in total.
   const Int3 cells{n, n, weak ? n * context.size() : n};
   const std::string out_dir = "build/bench-step-" + std::to_string(context.size()) + "ranks";
 
   const double before = device_bytes_in_use();
-  time::Simulation sim(taylor_green_deck(cells, n, warmup + steps, rtol, smoothing, out_dir), context,
+  time::Simulation sim(taylor_green_deck(cells, n, warmup + steps, pressure, out_dir), context,
                        time::RunOptions{"", true});
   ExecSpace().fence("bench::setup");
   const double state_bytes = device_bytes_in_use() - before;
@@ -123,10 +125,10 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
 
   if (context.rank() == 0) {
     std::printf(
-        "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, RK3, multigrid V(%d,%d) rtol "
-        "%.0e\n",
+        "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, RK3, multigrid V(%d,%d) "
+        "relaxation %g rtol %.0e\n",
         cells[0], cells[1], cells[2], weak ? "weak: n^3 per rank" : "strong: n^3 in total", context.size(),
-        smoothing[0], smoothing[1], rtol);
+        pressure.pre_smooth, pressure.post_smooth, pressure.relaxation, pressure.rtol);
     std::printf("  %-40s %12s\n", "quantity", "value");
     std::printf("  %-40s %12.3f\n", "time per step [ms]", 1e3 * seconds / taken);
     std::printf("  %-40s %12.4f\n", "ns per cell per step (all ranks)", ns_per_cell_step);

@@ -100,7 +100,8 @@ struct PoissonConfig {
   CycleType cycle = CycleType::v;
   int pre_smooth = 2;
   int post_smooth = 2;
-  int check_every = 1;  ///< residual norm every this many iterations
+  double relaxation = 1.15;  ///< red-black Gauss-Seidel over-relaxation factor omega, 0 < omega < 2
+  int check_every = 1;       ///< residual norm every this many iterations
 
   bool operator==(const PoissonConfig&) const = default;
 };

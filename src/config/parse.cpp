@@ -166,6 +166,7 @@ class DeckReader : public YamlReader {
     if (node["cycle"]) pressure.cycle = read_enum<CycleType>(node["cycle"], "pressure.cycle");
     if (node["pre_smooth"]) pressure.pre_smooth = read_int(node["pre_smooth"], "pressure.pre_smooth");
     if (node["post_smooth"]) pressure.post_smooth = read_int(node["post_smooth"], "pressure.post_smooth");
+    if (node["relaxation"]) pressure.relaxation = read_number(node["relaxation"], "pressure.relaxation");
     if (node["check_every"]) pressure.check_every = read_int(node["check_every"], "pressure.check_every");
   }
 

@@ -121,6 +121,7 @@ std::string to_yaml(const Deck& deck) {
       << "  cycle: " << to_string(pressure.cycle) << "\n"
       << "  pre_smooth: " << pressure.pre_smooth << "\n"
       << "  post_smooth: " << pressure.post_smooth << "\n"
+      << "  relaxation: " << format_real(pressure.relaxation) << "\n"
       << "  check_every: " << pressure.check_every << "\n";
   const auto& output = deck.output;
   out << "output:\n"

@@ -134,6 +134,8 @@ class DeckChecker {
     require_value(p.post_smooth >= 0, "pressure.post_smooth", std::to_string(p.post_smooth), "an integer >= 0");
     require_value(p.pre_smooth + p.post_smooth >= 1, "pressure.post_smooth", std::to_string(p.post_smooth),
                   "pre_smooth + post_smooth >= 1 (a multigrid cycle must smooth)");
+    require_real(p.relaxation > 0 && p.relaxation < 2, "pressure.relaxation", p.relaxation,
+                 "0 < relaxation < 2 (over-relaxed red-black Gauss-Seidel diverges outside)");
     require_value(p.check_every >= 1, "pressure.check_every", std::to_string(p.check_every), "an integer >= 1");
   }
 

@@ -105,9 +105,10 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool rest
   }
   auto& fine = levels_[l];
   auto& coarse = levels_[l + 1];
+  Field current = x;  // the field that holds the iterate: x, or the level's twin after an odd number of fused sweeps
   if (!restricted) {
-    smooth(l, x, b, false);
-    restrict_residual(coarse.b, x, b, fine.geometry, coarse.geometry, fine.factor);
+    current = smooth(l, x, x, b, false, false);
+    restrict_residual(coarse.b, current, b, fine.geometry, coarse.geometry, fine.factor);
   }
   Kokkos::deep_copy(ExecSpace(), coarse.x, Real(0));
   switch (type) {
@@ -123,16 +124,16 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool rest
       visit(l + 1, coarse.x, coarse.b, config::CycleType::v);
       break;
   }
-  prolong_add(x, coarse.x, fine.geometry, coarse.geometry, fine.factor);
+  prolong_add(current, coarse.x, fine.geometry, coarse.geometry, fine.factor);
   if (config_.smoother != config::SmootherType::red_black_gauss_seidel || config_.post_smooth == 0) {
-    fine.ghosts->fill(x);
+    fine.ghosts->fill(current);
   } else {
-    fine.ghosts->exchange(x);
+    fine.ghosts->exchange(current);
   }
-  smooth(l, x, b, true);
+  smooth(l, x, current, b, true, true);
 }
 
-void Multigrid::smooth(int l, Field x, Field b, bool after_correction) {
+Field Multigrid::smooth(int l, Field x, Field from, Field b, bool after_correction, bool end_in_x) {
   auto& level = levels_[l];
   const int sweeps = after_correction ? config_.post_smooth : config_.pre_smooth;
   const bool reverse = after_correction && symmetric_;
@@ -143,38 +144,46 @@ void Multigrid::smooth(int l, Field x, Field b, bool after_correction) {
       chebyshev_correct(x, level.d, level.r, level.geometry, sweep.previous, sweep.residual);
       level.ghosts->fill(x);
     }
-    return;
+    return x;
   }
+  Field current = from;
   for (int s = 0; s < sweeps; ++s) {
     if (config_.smoother == config::SmootherType::jacobi) {
-      residual(level.r, x, b, level.geometry);
-      jacobi_correct(x, level.r, level.geometry, jacobi_weight(level.geometry.decomp.global.dim));
-      level.ghosts->fill(x);
+      residual(level.r, current, b, level.geometry);
+      jacobi_correct(current, level.r, level.geometry, jacobi_weight(level.geometry.decomp.global.dim));
+      level.ghosts->fill(current);
       continue;
     }
     // The sweeps fold physical faces into the stencil: only the last colour needs the physical ghosts set after it.
     const int first = reverse ? 1 : 0;
-    if (level.twin.is_allocated() && sweeps - s >= 2) {
-      fused_sweep(level, level.twin, x, b, first, false);
-      fused_sweep(level, x, level.twin, b, first, s + 2 == sweeps);
-      ++s;
+    const bool last = s + 1 == sweeps;
+    const bool in_x = current.data() == x.data();
+    // A fused sweep moves the iterate to the other field: where it must end in x, the sweeps left must be even in
+    // number from x and odd from the twin; otherwise this one runs in place.
+    const bool lands = !end_in_x || ((sweeps - s) % 2 == 0) == in_x;
+    if (level.twin.is_allocated() && lands) {
+      Field out = in_x ? level.twin : x;
+      fused_sweep(level, out, current, b, first, last);
+      current = out;
       continue;
     }
     for (int c = 0; c < 2; ++c) {
-      red_black_sweep(x, b, level.geometry, c == 0 ? first : 1 - first);
-      if (s + 1 == sweeps && c == 1) {
-        level.ghosts->fill(x);
+      red_black_sweep(current, b, level.geometry, c == 0 ? first : 1 - first, config_.relaxation);
+      if (last && c == 1) {
+        level.ghosts->fill(current);
       } else {
-        level.ghosts->exchange(x);
+        level.ghosts->exchange(current);
       }
     }
   }
+  if (end_in_x && current.data() != x.data()) Kokkos::deep_copy(ExecSpace(), x, current);
+  return end_in_x ? x : current;
 }
 
 void Multigrid::fused_sweep(Level& level, Field out, Field in, Field b, int first, bool last) {
-  fused_sweep_interior(out, in, b, level.geometry, first);
+  fused_sweep_interior(out, in, b, level.geometry, first, config_.relaxation);
   level.ghosts->exchange(out);
-  sweep_shared_faces(out, in, b, level.geometry, 1 - first);
+  sweep_shared_faces(out, in, b, level.geometry, 1 - first, config_.relaxation);
   if (last) {
     level.ghosts->fill(out);
   } else {

@@ -9,8 +9,10 @@
 // Ghost traffic per level and cycle: red-black sweeps fold physical faces into the stencil, so between colours only
 // neighbour-rank and periodic ghosts are exchanged (nothing at all on one rank with walls); physical ghosts are set
 // once after each smoothing phase, where the residual and the prolongation read them. 2D levels never copy z ghosts.
-// On the large levels of GPU runs pairs of red-black sweeps run fused (solver/red_black.hpp): the level's second field
-// takes the first sweep and gives the second back, with the same two exchanges per sweep as the colour passes. On one
+// On the large levels of GPU runs red-black sweeps run fused (solver/red_black.hpp), each from one of the level's two
+// fields into the other, with the same two exchanges per sweep as the colour passes: after an odd number of
+// pre-smoothing sweeps the twin holds the iterate, the correction is added there and post-smoothing carries it back;
+// a sweep runs in place (colour passes) only where the counts would leave it in the twin. On one
 // GPU a whole cycle, bottom solve included, is device work only and replays as one CUDA graph (core/launch_graph.hpp).
 #include "core/launch_graph.hpp"
 #include "solver/chebyshev.hpp"
@@ -73,7 +75,9 @@ class Multigrid : public Preconditioner {
     std::vector<ChebyshevSweep> pre_sweeps, post_sweeps;
   };
   void visit(int l, Field x, Field b, config::CycleType type, bool restricted = false);
-  void smooth(int l, Field x, Field b, bool after_correction);
+  // Pre- or post-smooths level l's iterate, held in `from` (x or the level's twin); returns the field that holds the
+  // result, x where `end_in_x`.
+  Field smooth(int l, Field x, Field from, Field b, bool after_correction, bool end_in_x);
   void fused_sweep(Level& level, Field out, Field in, Field b, int first, bool last);
 
   std::vector<Level> levels_;

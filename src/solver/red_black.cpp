@@ -9,7 +9,9 @@ namespace {
 // A level's red-black stencil in local cell indices (0 .. n - 1 along each axis).
 struct ColourStencil {
   StencilWeights w;
-  Real inverse_diagonal = 0;
+  Real relaxation = 1;            // omega: the new value is (1 - omega) old + omega (Gauss-Seidel value)
+  Real kept = 0;                  // 1 - omega
+  Real relaxed_inverse = 0;       // omega / diagonal
   Kokkos::Array<Real, 6> fold;    // per face: +1 neumann, -1 dirichlet where this block ends on it, else 0
   Kokkos::Array<bool, 6> shared;  // per face: its ghosts come from a neighbour rank or a periodic wrap
   Kokkos::Array<bool, 6> seam;    // per face: a periodic wrap over an odd cell count (ghosts have the cell's colour)
@@ -33,14 +35,17 @@ struct ColourStencil {
            (lj == n[1] - 1 && shared[3]) || (lk == 0 && shared[4]) || (lk == n[2] - 1 && shared[5]);
   }
 
-  // The Gauss-Seidel value of cell (li, lj, lk) given its right-hand side; at(di, dj, dk) reads a neighbour. A folded
-  // face's ghost is never read: its +-(this cell) goes into the diagonal.
+  // True when an update reads the cell's old value (omega != 1); plain Gauss-Seidel passes 0 for it.
+  KOKKOS_INLINE_FUNCTION bool blends() const { return kept != 0; }
+
+  // The over-relaxed Gauss-Seidel value of cell (li, lj, lk) given its right-hand side and old value; at(di, dj, dk)
+  // reads a neighbour. A folded face's ghost is never read: its +-(this cell) goes into the diagonal.
   template <class Neighbour>
-  KOKKOS_INLINE_FUNCTION Real relaxed(const Neighbour& at, Real rhs, int li, int lj, int lk) const {
+  KOKKOS_INLINE_FUNCTION Real relaxed(const Neighbour& at, Real rhs, Real old, int li, int lj, int lk) const {
     if (away_from_faces(li, lj, lk)) {
       Real neighbours = w.x * (at(-1, 0, 0) + at(1, 0, 0)) + w.y * (at(0, -1, 0) + at(0, 1, 0));
       if (z_active) neighbours += w.z * (at(0, 0, -1) + at(0, 0, 1));
-      return (rhs - neighbours) * inverse_diagonal;
+      return (rhs - neighbours) * relaxed_inverse + kept * old;
     }
     Real diagonal = w.diagonal();
     Real west = 0, east = 0, south = 0, north = 0;
@@ -73,7 +78,7 @@ struct ColourStencil {
         above = at(0, 0, 1);
       neighbours += w.z * (below + above);
     }
-    return (rhs - neighbours) / diagonal;
+    return relaxation * (rhs - neighbours) / diagonal + kept * old;
   }
 };
 
@@ -104,10 +109,13 @@ struct PointNeighbours {
   }
 };
 
-ColourStencil colour_stencil(const PoissonLevel& level) {
+ColourStencil colour_stencil(const PoissonLevel& level, Real relaxation) {
+  require(relaxation > 0 && relaxation < 2, "red-black sweep: the relaxation factor must lie in (0, 2)");
   ColourStencil s;
   s.w = level.weights();
-  s.inverse_diagonal = 1 / s.w.diagonal();
+  s.relaxation = relaxation;
+  s.kept = 1 - relaxation;
+  s.relaxed_inverse = relaxation / s.w.diagonal();
   s.z_active = s.w.z != 0;
   for (int a = 0; a < 3; ++a) s.n[a] = level.shape.cells[a];
   s.ghost = level.shape.ghost;
@@ -162,13 +170,14 @@ struct Tile {
   }
 };
 
-// The seven values of a cell's update (six neighbours, the right-hand side), all loaded before any is used so that
-// their loads are in flight together.
+// The values of a cell's update (six neighbours, the right-hand side, the old value where it blends), all loaded before
+// any is used so that their loads are in flight together.
 struct LoadedStencil {
-  Real west = 0, east = 0, south = 0, north = 0, below = 0, above = 0, rhs = 0;
+  Real west = 0, east = 0, south = 0, north = 0, below = 0, above = 0, rhs = 0, old = 0;
   LoadedStencil() = default;
-  KOKKOS_INLINE_FUNCTION LoadedStencil(const Real* centre, const Real* b, Strides s, bool z_active)
+  KOKKOS_INLINE_FUNCTION LoadedStencil(const Real* centre, const Real* b, Strides s, bool z_active, bool blend)
       : west(centre[-1]), east(centre[1]), south(centre[-s.row]), north(centre[s.row]), rhs(*b) {
+    if (blend) old = *centre;
     if (z_active) {
       below = centre[-s.plane];
       above = centre[s.plane];
@@ -205,8 +214,8 @@ int planes_per_team(long long tiles, int nz) {
 
 }  // namespace
 
-void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour) {
-  const ColourStencil s = colour_stencil(level);
+void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour, Real relaxation) {
+  const ColourStencil s = colour_stencil(level, relaxation);
   const int g = s.ghost, parity = (colour + s.offset_parity) & 1;
   const char* label = colour == 0 ? "poisson::rbgs_red" : "poisson::rbgs_black";
   const Strides st = strides_of(x, {b});
@@ -218,7 +227,7 @@ void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour) {
         const int li = 2 * h + ((parity + lj + lk) & 1);
         if (li >= s.n[0]) return;
         const long long o = st.at(li + g, lj + g, lk + g);
-        xp[o] = s.relaxed(PointNeighbours{xp + o, st}, bp[o], li, lj, lk);
+        xp[o] = s.relaxed(PointNeighbours{xp + o, st}, bp[o], xp[o], li, lj, lk);
       });
 }
 
@@ -251,6 +260,7 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
   const int chunk = planes > 0 ? planes : planes_per_team(static_cast<long long>(tiles_x) * tiles_y, nz);
   const int teams = tiles_x * tiles_y * ((nz + chunk - 1) / chunk);
   const int first_parity = (first + s.offset_parity) & 1;
+  const bool blend = s.blends();
   const std::size_t ring_bytes = T::ring_planes * T::plane_points * sizeof(Real);
   typename T::Policy policy(teams, T::threads);
   policy.set_scratch_size(0, Kokkos::PerTeam(ring_bytes));
@@ -298,21 +308,27 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
                                 (s.away_from_faces(li2, lj, m) || !s.on_shared_face(li2, lj, m));
 
             LoadedStencil core_values, edge_values;
-            if (core) core_values = LoadedStencil(in_tile + zj + row + a, b_tile + zj + row + a, st, s.z_active);
-            if (edge) edge_values = LoadedStencil(in_tile + zj + rim_offset, b_tile + zj + rim_offset, st, s.z_active);
+            if (core) {
+              core_values = LoadedStencil(in_tile + zj + row + a, b_tile + zj + row + a, st, s.z_active, blend);
+            }
+            if (edge) {
+              edge_values = LoadedStencil(in_tile + zj + rim_offset, b_tile + zj + rim_offset, st, s.z_active, blend);
+            }
             const Real rhs2 = update ? b_tile[zm + row + a2] : 0;
+            const Real old2 = update && blend ? in_tile[zm + row + a2] : 0;
             if (update) {
               const int here = (c + 1) * T::row_points + h;
               const PairRing<T> around{ring, ring_m + here, ring_below + here, ring_above + here, 1 - r};
-              out_tile[zm + row + a2] = s.relaxed(around, rhs2, li2, lj, m);
+              out_tile[zm + row + a2] = s.relaxed(around, rhs2, old2, li2, lj, m);
             }
             if (core) {
-              const Real value = s.relaxed(core_values, core_values.rhs, li, lj, j);
+              const Real value = s.relaxed(core_values, core_values.rhs, core_values.old, li, lj, j);
               ring[ring_j + (c + 1) * T::row_points + h + r] = value;
               if (stored) out_tile[zj + row + a] = value;
             }
             if (edge) {
-              ring[ring_j + (rc + 1) * T::row_points + rq] = s.relaxed(edge_values, edge_values.rhs, rli, rlj, j);
+              ring[ring_j + (rc + 1) * T::row_points + rq] =
+                  s.relaxed(edge_values, edge_values.rhs, edge_values.old, rli, rlj, j);
             }
           });
           team.team_barrier();
@@ -322,9 +338,9 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
 
 }  // namespace
 
-void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& level, int first, int planes,
-                          SweepTile tile) {
-  const ColourStencil s = colour_stencil(level);
+void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& level, int first, Real relaxation,
+                          int planes, SweepTile tile) {
+  const ColourStencil s = colour_stencil(level, relaxation);
   switch (tile) {
     case SweepTile::x64_y8:
       return fused_tiles<Tile<default_tile_x, default_tile_y, 4>>(out, in, b, s, first, planes);
@@ -335,8 +351,8 @@ void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& leve
   }
 }
 
-void sweep_shared_faces(Field x, Field old, Field b, const PoissonLevel& level, int second) {
-  const ColourStencil s = colour_stencil(level);
+void sweep_shared_faces(Field x, Field old, Field b, const PoissonLevel& level, int second, Real relaxation) {
+  const ColourStencil s = colour_stencil(level, relaxation);
   const int g = s.ghost;
   // The shared faces' cells laid end to end: face f holds points [start[f], start[f + 1]).
   Kokkos::Array<int, 7> start{};
@@ -363,7 +379,8 @@ void sweep_shared_faces(Field x, Field old, Field b, const PoissonLevel& level, 
           if (s.seam[e] && l[e / 2] == (e % 2 == 0 ? 0 : s.n[e / 2] - 1)) same_colour |= 1 << e;
         }
         const int i = l[0] + g, j = l[1] + g, k = l[2] + g;
-        x(i, j, k) = s.relaxed(FaceNeighbours{x, old, i, j, k, same_colour}, b(i, j, k), l[0], l[1], l[2]);
+        x(i, j, k) =
+            s.relaxed(FaceNeighbours{x, old, i, j, k, same_colour}, b(i, j, k), old(i, j, k), l[0], l[1], l[2]);
       });
 }
 

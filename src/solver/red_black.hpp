@@ -1,6 +1,8 @@
 #pragma once
-// Red-black Gauss-Seidel on the cell-centred Laplacian. A cell's colour is (global i + j + k) % 2; a sweep updates
-// its first colour from the old values of the other, then the second colour from the new first colour. Physical faces
+// Red-black Gauss-Seidel on the cell-centred Laplacian, over-relaxed by a factor omega (successive over-relaxation:
+// the new value is (1 - omega) old + omega times the Gauss-Seidel value; omega = 1 is plain Gauss-Seidel). A cell's
+// colour is (global i + j + k) % 2; a sweep updates its first colour from the old values of the other, then the second
+// colour from the new first colour. Physical faces
 // are folded into the stencil (the ghost is +-the cell for neumann / dirichlet, solved for implicitly), so a sweep
 // reads only the ghosts shared with neighbour ranks or periodic wraps.
 //
@@ -17,8 +19,8 @@
 
 namespace eddy::solver {
 
-/// One Gauss-Seidel update, in place, of the cells of one colour ((global i + j + k) % 2 == colour).
-void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour);
+/// One update with relaxation factor omega in (0, 2), in place, of the cells of one colour ((i + j + k) % 2 == colour).
+void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour, Real relaxation);
 
 /// True where the fused sweep is the faster form: on GPUs (H200, 512^3: 1.55 ms against 2.06 ms for the two colour
 /// passes); on CPUs its team loops cost more than the passes (`eddy bench stencil`).
@@ -42,11 +44,12 @@ enum class SweepTile { x64_y8, x64_y4, x64_y16 };
 /// out = a red-black sweep of `in` (first colour `first`) on the owned cells, except the second-colour cells on
 /// faces shared with another rank or a periodic wrap; the ghosts of `in` are valid, those of `out` are not touched.
 /// `planes` is the z planes per team (0: chosen from the level's size).
-void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& level, int first, int planes = 0,
-                          SweepTile tile = SweepTile::x64_y8);
+void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& level, int first, Real relaxation,
+                          int planes = 0, SweepTile tile = SweepTile::x64_y8);
 
 /// The second-colour cells on shared faces, in place, from the first colour of `x` (its shared ghosts exchanged);
-/// `old` is the field before the sweep (read only across a periodic wrap over an odd number of cells).
-void sweep_shared_faces(Field x, Field old, Field b, const PoissonLevel& level, int second);
+/// `old` is the field before the sweep (the cells' old values, and their neighbours across a periodic wrap over an odd
+/// number of cells).
+void sweep_shared_faces(Field x, Field old, Field b, const PoissonLevel& level, int second, Real relaxation);
 
 }  // namespace eddy::solver
