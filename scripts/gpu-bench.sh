@@ -32,6 +32,8 @@ run stencil "$eddy" bench stencil --n "$size"
 run torch python3 tests/perf/torch_stencil.py --n "$size"
 run poisson "$eddy" bench poisson --n "$size"
 run poisson_post "$eddy" bench poisson --n "$size" --pre_smooth 0 --post_smooth 2
+run poisson_v22 "$eddy" bench poisson --n "$size" --pre_smooth 2 --post_smooth 2 --relaxation 1.25
+run poisson_gs "$eddy" bench poisson --n "$size" --pre_smooth 2 --post_smooth 2 --relaxation 1
 run poisson_chebyshev "$eddy" bench poisson --n "$size" --smoother chebyshev
 run poisson_jacobi "$eddy" bench poisson --n "$size" --smoother jacobi
 run reduce1 "$eddy" bench reduce
@@ -44,6 +46,7 @@ fi
 run step1 "$eddy" bench step --n "$size"
 run step1_tight "$eddy" bench step --n "$size" --rtol 1e-6
 run step1_post "$eddy" bench step --n "$size" --pre-smooth 0 --post-smooth 2
+run step1_v22 "$eddy" bench step --n "$size" --pre-smooth 2 --post-smooth 2 --relaxation 1
 # Small grids: where kernel launches, not bandwidth, set the pace (the V-cycle replays as a CUDA graph on one GPU).
 run poisson_small "$eddy" bench poisson --n 128
 run step1_small "$eddy" bench step --n 128
@@ -71,8 +74,8 @@ fi
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil torch poisson poisson_post poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 halo2 halo2face step1 step1_tight step1_post step2weak \
-  step2strong poisson_small step1_small; do
+for f in stencil torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
+  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2strong poisson_small step1_small; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
   if [[ $f == step* ]]; then

@@ -73,8 +73,8 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
                          {"steps", "10"},
                          {"warmup", "3"},
                          {"rtol", "1e-4"},
-                         {"pre-smooth", "2"},
-                         {"post-smooth", "2"},
+                         {"pre-smooth", std::to_string(config::PoissonConfig{}.pre_smooth)},
+                         {"post-smooth", std::to_string(config::PoissonConfig{}.post_smooth)},
                          {"relaxation", config::format_real(config::PoissonConfig{}.relaxation)},
                          {"weak", "", true}},
                         "step");

@@ -98,10 +98,10 @@ struct PoissonConfig {
   int max_iterations = 200;  ///< V-cycles for multigrid, iterations for the Krylov and Jacobi solvers
   SmootherType smoother = SmootherType::red_black_gauss_seidel;
   CycleType cycle = CycleType::v;
-  int pre_smooth = 2;
-  int post_smooth = 2;
-  double relaxation = 1.15;  ///< red-black Gauss-Seidel over-relaxation factor omega, 0 < omega < 2
-  int check_every = 1;       ///< residual norm every this many iterations
+  int pre_smooth = 1;
+  int post_smooth = 1;
+  double relaxation = 1.2;  ///< red-black Gauss-Seidel over-relaxation factor omega, 0 < omega < 2
+  int check_every = 1;      ///< residual norm every this many iterations
 
   bool operator==(const PoissonConfig&) const = default;
 };

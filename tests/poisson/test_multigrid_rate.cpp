@@ -45,8 +45,9 @@ Rate vcycle_rate(int n, const eddy::testing::PressureFaces& faces) {
 
 void expect_fast(const Rate& rate) {
   EXPECT_LE(rate.mean_factor, 0.1);
-  // The asymptotic factor of V(2,2) red-black Gauss-Seidel with these transfers is close to 0.1 in 3D.
-  EXPECT_LE(rate.worst_factor, 0.12);
+  // The default cycle, V(1,1) with red-black SOR (omega 1.2), reduces the residual by about 15x per cycle on these
+  // problems (0.066 at 64^3 and 128^3); single cycles stay below 0.1.
+  EXPECT_LE(rate.worst_factor, 0.1);
 }
 
 const eddy::testing::PressureFaces neumann = eddy::testing::uniform_faces(PressureBoundary::neumann, 3);
