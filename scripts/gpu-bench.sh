@@ -34,8 +34,8 @@ run poisson "$eddy" bench poisson --n "$size"
 run poisson_post "$eddy" bench poisson --n "$size" --pre_smooth 0 --post_smooth 2
 run poisson_v22 "$eddy" bench poisson --n "$size" --pre_smooth 2 --post_smooth 2 --relaxation 1.25
 run poisson_gs "$eddy" bench poisson --n "$size" --pre_smooth 2 --post_smooth 2 --relaxation 1
-run poisson_chebyshev "$eddy" bench poisson --n "$size" --smoother chebyshev
-run poisson_jacobi "$eddy" bench poisson --n "$size" --smoother jacobi
+run poisson_chebyshev "$eddy" bench poisson --n "$size" --smoother chebyshev --pre_smooth 2 --post_smooth 2
+run poisson_jacobi "$eddy" bench poisson --n "$size" --smoother jacobi --pre_smooth 2 --post_smooth 2
 run reduce1 "$eddy" bench reduce
 run halo1 "$eddy" bench halo
 if [[ $gpus -ge 2 ]]; then
