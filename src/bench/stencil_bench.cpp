@@ -82,6 +82,49 @@ void residual_flat(Field r_field, Field x_field, Field b_field, const solver::Po
       });
 }
 
+/// Two neighbouring cells of a row, 16-byte aligned: one vector load or store on GPUs.
+struct alignas(2 * sizeof(Real)) RealPair {
+  Real even, odd;
+};
+
+/// The Laplacian apply (or, with b, the residual) with each thread taking the pair of cells (i, i + 1), i even, of a
+/// row: the pair and its y and z neighbours as aligned pairs (the row and plane lengths must be even), the two x
+/// neighbours as single values; pairs with a ghost write their owned cell alone.
+void laplacian_pairs(Field out_field, Field x_field, const Real* b, const solver::PoissonLevel& level) {
+  const auto w = level.weights();
+  const auto span = grid::owned_span(level.shape);
+  require(span.row % 2 == 0 && span.plane % 2 == 0, "bench stencil: the pair kernels need even row and plane lengths");
+  const int sy = span.row, sz = span.plane;
+  const Real* __restrict__ x = x_field.data();
+  Real* __restrict__ out = out_field.data();
+  Kokkos::parallel_for(
+      "bench::laplacian_pairs", Range(span.first / 2, span.last / 2 + 1), KOKKOS_LAMBDA(int q) {
+        const int p = 2 * q;
+        int i, j, k;
+        span.owned(p, i, j, k);
+        if (j < span.ghost || j >= span.ghost + span.ny) return;
+        const bool even_owned = i >= span.ghost, odd_owned = i + 1 < span.ghost + span.nx;
+        const auto pair = [&](int o) { return *reinterpret_cast<const RealPair*>(x + o); };
+        const RealPair c = pair(p), s = pair(p - sy), n = pair(p + sy), d = pair(p - sz), u = pair(p + sz);
+        const Real west = x[p - 1], east = x[p + 2];
+        RealPair r;
+        r.even = w.x * (west + c.odd) + w.y * (s.even + n.even) + w.z * (d.even + u.even) + w.diagonal() * c.even;
+        r.odd = w.x * (c.even + east) + w.y * (s.odd + n.odd) + w.z * (d.odd + u.odd) + w.diagonal() * c.odd;
+        if (b != nullptr) {
+          const RealPair rhs = *reinterpret_cast<const RealPair*>(b + p);
+          r.even = rhs.even - r.even;
+          r.odd = rhs.odd - r.odd;
+        }
+        if (even_owned && odd_owned) {
+          *reinterpret_cast<RealPair*>(out + p) = r;
+        } else if (even_owned) {
+          out[p] = r.even;
+        } else if (odd_owned) {
+          out[p + 1] = r.odd;
+        }
+      });
+}
+
 /// The residual over the 3D tiled policy (what every kernel used before the owned-span loop).
 void residual_tiled(Field r, Field x, Field b, const solver::PoissonLevel& level) {
   const auto w = level.weights();
@@ -197,6 +240,18 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   }
   rows.push_back({"laplacian apply r = L x", 16,
                   time_kernel([&] { solver::apply_laplacian(r, x, level.shape, level.spacing, 3); }, reps, reducer)});
+  if (grid::owned_span(level.shape).row % 2 == 0) {
+    solver::residual(r, x, b, level);
+    laplacian_pairs(r_march, x, b.data(), level);
+    require(max_difference(r, r_march) < 1e-9 * n * n, "bench stencil: the pair residual differs");
+    rows.push_back({"residual, pairs of cells", 24,
+                    time_kernel([&] { laplacian_pairs(r_march, x, b.data(), level); }, reps, reducer)});
+    solver::apply_laplacian(r, x, level.shape, level.spacing, 3);
+    laplacian_pairs(r_march, x, nullptr, level);
+    require(max_difference(r, r_march) < 1e-9 * n * n, "bench stencil: the pair Laplacian differs");
+    rows.push_back({"laplacian apply, pairs of cells", 16,
+                    time_kernel([&] { laplacian_pairs(r_march, x, nullptr, level); }, reps, reducer)});
+  }
   // One red-black sweep is both colours, red first.
   const auto time_both_colours = [&](const std::function<void(int)>& colour_sweep) {
     return time_kernel(
