@@ -130,7 +130,7 @@ void laplacian_pairs(Field out_field, Field x_field, const Real* b, const solver
 /// each marching `planes` z planes: the column's z neighbours stay in registers (one new load per plane), the plane's
 /// x and y neighbours come from a double-buffered copy of the tile and its one-cell rim in team scratch memory (one
 /// barrier per plane). GPUs only: the columns' registers need one thread per column.
-template <int tx, int ty>
+template <int tx, int ty, int depth = 1>
 void laplacian_z_tiles(Field out_field, Field x_field, const Real* b, const solver::PoissonLevel& level, int planes) {
   const auto w = level.weights();
   const int g = level.shape.ghost, nx = level.shape.cells[0], ny = level.shape.cells[1], nz = level.shape.cells[2];
@@ -169,18 +169,25 @@ void laplacian_z_tiles(Field out_field, Field x_field, const Real* b, const solv
         const int column = (i + g) + (j + g) * sy;
         const int rim_column = (ri + g) + (rj + g) * sy;
         const int here = (r + 1) * row + c + 1, rim_here = (rim_r + 1) * row + rim_c + 1;
-        Real below = 0, centre = 0;
-        if (loads) {
-          below = x[column + (k0 - 1 + g) * sz];
-          centre = x[column + (k0 + g) * sz];
-        }
+        // The column's values of planes k - 1 and k, and `depth` planes ahead whose loads are in flight.
+        Real below = 0, centre = 0, ahead[depth];
+        const auto column_value = [&](int plane) {
+          return loads && plane <= nz ? x[column + (plane + g) * sz] : Real(0);
+        };
+        below = column_value(k0 - 1);
+        centre = column_value(k0);
+        for (int d = 0; d < depth; ++d) ahead[d] = column_value(k0 + 1 + d);
+        Real rim_value = rim ? x[rim_column + (k0 + g) * sz] : 0;
         for (int k = k0; k < k1; ++k) {
           const int z = (k + g) * sz;
           Real* buffer = tile + (k & 1) * plane_points;
-          const Real above = loads ? x[column + z + sz] : 0;
+          const Real above = ahead[0];
+          for (int d = 0; d + 1 < depth; ++d) ahead[d] = ahead[d + 1];
+          ahead[depth - 1] = column_value(k + 1 + depth);
           const Real rhs = inside && b != nullptr ? b[column + z] : 0;
           buffer[here] = centre;
-          if (rim) buffer[rim_here] = x[rim_column + z];
+          if (rim) buffer[rim_here] = rim_value;
+          rim_value = rim && k + 1 < k1 ? x[rim_column + z + sz] : 0;
           team.team_barrier();
           if (inside) {
             const Real lap = w.x * (buffer[here - 1] + buffer[here + 1]) +
@@ -330,9 +337,10 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   };
   for (const ZTileVariant v :
        {ZTileVariant{"laplacian apply, z-march 32x8 tiles", laplacian_z_tiles<32, 8>, 64},
-        ZTileVariant{"laplacian apply, z-march 64x4 tiles", laplacian_z_tiles<64, 4>, 64},
-        ZTileVariant{"laplacian apply, z-march 32x16 tiles", laplacian_z_tiles<32, 16>, 64},
-        ZTileVariant{"laplacian apply, z-march 32x8, 16 planes", laplacian_z_tiles<32, 8>, 16}}) {
+        ZTileVariant{"laplacian apply, z-march 64x4, 2 ahead", laplacian_z_tiles<64, 4, 2>, 64},
+        ZTileVariant{"laplacian apply, z-march 32x8, 2 ahead", laplacian_z_tiles<32, 8, 2>, 64},
+        ZTileVariant{"laplacian apply, z-march 32x8, 4 ahead", laplacian_z_tiles<32, 8, 4>, 64},
+        ZTileVariant{"laplacian apply, z-march 64x4, 4 ahead", laplacian_z_tiles<64, 4, 4>, 64}}) {
     solver::apply_laplacian(r, x, level.shape, level.spacing, 3);
     Kokkos::deep_copy(r_march, Real(0));
     v.apply(r_march, x, nullptr, level, v.planes);
