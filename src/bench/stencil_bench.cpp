@@ -125,83 +125,6 @@ void laplacian_pairs(Field out_field, Field x_field, const Real* b, const solver
       });
 }
 
-#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-/// The Laplacian apply (with b: the residual) by teams of tx x ty threads, one per column of a tile of the x-y plane,
-/// each marching `planes` z planes: the column's z neighbours stay in registers (one new load per plane), the plane's
-/// x and y neighbours come from a double-buffered copy of the tile and its one-cell rim in team scratch memory (one
-/// barrier per plane). GPUs only: the columns' registers need one thread per column.
-template <int tx, int ty, int depth = 1>
-void laplacian_z_tiles(Field out_field, Field x_field, const Real* b, const solver::PoissonLevel& level, int planes) {
-  const auto w = level.weights();
-  const int g = level.shape.ghost, nx = level.shape.cells[0], ny = level.shape.cells[1], nz = level.shape.cells[2];
-  const int sy = static_cast<int>(x_field.stride(1)), sz = static_cast<int>(x_field.stride(2));
-  require(x_field.span() < 2147483647u, "bench stencil: z-march tiles need fewer than 2^31 points");
-  const Real* __restrict__ x = x_field.data();
-  Real* __restrict__ out = out_field.data();
-  const int tiles_x = (nx + tx - 1) / tx, tiles_y = (ny + ty - 1) / ty, chunks = (nz + planes - 1) / planes;
-  constexpr int row = tx + 2, plane_points = (tx + 2) * (ty + 2);
-  const std::size_t bytes = 2 * plane_points * sizeof(Real);
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight,
-                                    Kokkos::LaunchBounds<tx * ty, 1024 / (tx * ty)>>;
-  Policy policy(tiles_x * tiles_y * chunks, tx * ty);
-  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for(
-      "bench::laplacian_z_tiles", policy, KOKKOS_LAMBDA(const typename Policy::member_type& team) {
-        Real* tile = static_cast<Real*>(team.team_scratch(0).get_shmem(bytes));
-        const int t = team.team_rank(), c = t % tx, r = t / tx;
-        const int league = team.league_rank();
-        const int i = league % tiles_x * tx + c, j = league / tiles_x % tiles_y * ty + r;
-        const int k0 = league / (tiles_x * tiles_y) * planes, k1 = k0 + planes < nz ? k0 + planes : nz;
-        const bool inside = i < nx && j < ny, loads = i <= nx && j <= ny;  // ghosts at nx and ny are read too
-        // Besides its own column, threads 0 .. 2 tx + 2 ty - 1 load one rim point each: the rows -1 and ty, then the
-        // columns -1 and tx.
-        int rim_c = 0, rim_r = 0;
-        if (t < 2 * tx) {
-          rim_c = t % tx;
-          rim_r = t < tx ? -1 : ty;
-        } else if (t < 2 * tx + 2 * ty) {
-          const int side = t - 2 * tx;
-          rim_c = side < ty ? -1 : tx;
-          rim_r = side % ty;
-        }
-        const int ri = league % tiles_x * tx + rim_c, rj = league / tiles_x % tiles_y * ty + rim_r;
-        const bool rim = t < 2 * tx + 2 * ty && ri >= -1 && ri <= nx && rj >= -1 && rj <= ny;
-        const int column = (i + g) + (j + g) * sy;
-        const int rim_column = (ri + g) + (rj + g) * sy;
-        const int here = (r + 1) * row + c + 1, rim_here = (rim_r + 1) * row + rim_c + 1;
-        // The column's values of planes k - 1 and k, and `depth` planes ahead whose loads are in flight.
-        Real below = 0, centre = 0, ahead[depth];
-        const auto column_value = [&](int plane) {
-          return loads && plane <= nz ? x[column + (plane + g) * sz] : Real(0);
-        };
-        below = column_value(k0 - 1);
-        centre = column_value(k0);
-        for (int d = 0; d < depth; ++d) ahead[d] = column_value(k0 + 1 + d);
-        Real rim_value = rim ? x[rim_column + (k0 + g) * sz] : 0;
-        for (int k = k0; k < k1; ++k) {
-          const int z = (k + g) * sz;
-          Real* buffer = tile + (k & 1) * plane_points;
-          const Real above = ahead[0];
-          for (int d = 0; d + 1 < depth; ++d) ahead[d] = ahead[d + 1];
-          ahead[depth - 1] = column_value(k + 1 + depth);
-          const Real rhs = inside && b != nullptr ? b[column + z] : 0;
-          buffer[here] = centre;
-          if (rim) buffer[rim_here] = rim_value;
-          rim_value = rim && k + 1 < k1 ? x[rim_column + z + sz] : 0;
-          team.team_barrier();
-          if (inside) {
-            const Real lap = w.x * (buffer[here - 1] + buffer[here + 1]) +
-                             w.y * (buffer[here - row] + buffer[here + row]) + w.z * (below + above) +
-                             w.diagonal() * centre;
-            out[column + z] = b != nullptr ? rhs - lap : lap;
-          }
-          below = centre;
-          centre = above;
-        }
-      });
-}
-#endif
-
 /// The residual over the 3D tiled policy (what every kernel used before the owned-span loop).
 void residual_tiled(Field r, Field x, Field b, const solver::PoissonLevel& level) {
   const auto w = level.weights();
@@ -329,30 +252,6 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
     rows.push_back({"laplacian apply, pairs of cells", 16,
                     time_kernel([&] { laplacian_pairs(r_march, x, nullptr, level); }, reps, reducer)});
   }
-#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  struct ZTileVariant {
-    const char* name;
-    void (*apply)(Field, Field, const Real*, const solver::PoissonLevel&, int);
-    int planes;
-  };
-  for (const ZTileVariant v :
-       {ZTileVariant{"laplacian apply, z-march 32x8 tiles", laplacian_z_tiles<32, 8>, 64},
-        ZTileVariant{"laplacian apply, z-march 64x4, 2 ahead", laplacian_z_tiles<64, 4, 2>, 64},
-        ZTileVariant{"laplacian apply, z-march 32x8, 2 ahead", laplacian_z_tiles<32, 8, 2>, 64},
-        ZTileVariant{"laplacian apply, z-march 32x8, 4 ahead", laplacian_z_tiles<32, 8, 4>, 64},
-        ZTileVariant{"laplacian apply, z-march 64x4, 4 ahead", laplacian_z_tiles<64, 4, 4>, 64}}) {
-    solver::apply_laplacian(r, x, level.shape, level.spacing, 3);
-    Kokkos::deep_copy(r_march, Real(0));
-    v.apply(r_march, x, nullptr, level, v.planes);
-    require(max_difference(r, r_march) < 1e-9 * n * n, std::string("bench stencil: ") + v.name + " differs");
-    rows.push_back({v.name, 16, time_kernel([&] { v.apply(r_march, x, nullptr, level, v.planes); }, reps, reducer)});
-  }
-  solver::residual(r, x, b, level);
-  laplacian_z_tiles<32, 8>(r_march, x, b.data(), level, 64);
-  require(max_difference(r, r_march) < 1e-9 * n * n, "bench stencil: the z-march tile residual differs");
-  rows.push_back({"residual, z-march 32x8 tiles", 24,
-                  time_kernel([&] { laplacian_z_tiles<32, 8>(r_march, x, b.data(), level, 64); }, reps, reducer)});
-#endif
   // One red-black sweep is both colours, red first.
   const auto time_both_colours = [&](const std::function<void(int)>& colour_sweep) {
     return time_kernel(
