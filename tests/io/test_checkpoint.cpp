@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -98,16 +99,27 @@ Setup make_setup(MPI_Comm comm, int dimensions = 3) {
   return s;
 }
 
+/// A flow state and scalars to write: every owned value is its cell signature (io_test::fill_signature,
+/// fill_scalar_signatures).
+struct SignedFields {
+  fields::FlowState state;
+  std::vector<fields::NamedField> scalars;
+};
+
+SignedFields signed_fields(const Setup& s, const std::vector<std::string>& scalar_names) {
+  SignedFields f{fields::FlowState::allocate(s.shape), make_scalars(scalar_names, s.shape)};
+  io_test::fill_signature(f.state, s.decomp);
+  fill_scalar_signatures(f.scalars, s.shape, s.decomp);
+  return f;
+}
+
 TEST(Checkpoint, RoundTripIsBitIdentical) {
   for (auto mode : modes()) {
     use_mode(mode);
     parallel::Context context(MPI_COMM_WORLD);
     const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "roundtrip");
     auto s = make_setup(MPI_COMM_WORLD);
-    auto state = fields::FlowState::allocate(s.shape);
-    io_test::fill_signature(state, s.decomp);
-    const auto scalars = make_scalars({"temperature", "dye"}, s.shape);
-    fill_scalar_signatures(scalars, s.shape, s.decomp);
+    const auto [state, scalars] = signed_fields(s, {"temperature", "dye"});
     io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "name: roundtrip\n");
     const auto path = checkpointer.write(state, 0.625, 42, 1.0 / 3.0, scalars);
     EXPECT_EQ(path.filename(), "checkpoint_000042.h5");
@@ -132,10 +144,7 @@ TEST(Checkpoint, WarmStartFieldsAreReadWhereHeldAndLeftAloneOtherwise) {
   parallel::Context context(MPI_COMM_WORLD);
   const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "warm_start");
   auto s = make_setup(MPI_COMM_WORLD);
-  auto state = fields::FlowState::allocate(s.shape);
-  io_test::fill_signature(state, s.decomp);
-  const auto warm = make_scalars({"pressure_change_1"}, s.shape);
-  fill_scalar_signatures(warm, s.shape, s.decomp);
+  const auto [state, warm] = signed_fields(s, {"pressure_change_1"});
   io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "name: warm_start\n");
   checkpointer.write(state, 0.5, 7, 0.1, {}, warm);
   checkpointer.write(state, 0.6, 8, 0.1);
@@ -151,8 +160,7 @@ TEST(Checkpoint, WarmStartFieldsAreReadWhereHeldAndLeftAloneOtherwise) {
   const auto without = checkpointer.load("latest", restored, {}, untouched);
   EXPECT_EQ(without.step, 8);
   EXPECT_TRUE(without.warm_start.empty());
-  EXPECT_GT(count_scalar_mismatches(untouched, s.shape, s.decomp),
-            0);  // still the zeros it was made with  // still zero everywhere
+  EXPECT_GT(count_scalar_mismatches(untouched, s.shape, s.decomp), 0);  // still the zeros it was made with
 }
 
 TEST(Checkpoint, ReadOnOtherRankCount) {
@@ -168,10 +176,7 @@ TEST(Checkpoint, ReadOnOtherRankCount) {
     if (writer_comm != MPI_COMM_NULL) {
       parallel::Context context(writer_comm);
       auto s = make_setup(writer_comm);
-      auto state = fields::FlowState::allocate(s.shape);
-      io_test::fill_signature(state, s.decomp);
-      const auto scalars = make_scalars({"temperature", "dye"}, s.shape);
-      fill_scalar_signatures(scalars, s.shape, s.decomp);
+      const auto [state, scalars] = signed_fields(s, {"temperature", "dye"});
       io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").write(state, 1.5, 7, 0.01, scalars);
       MPI_Comm_free(&writer_comm);
     }
@@ -224,10 +229,7 @@ TEST(Checkpoint, RefusesDamagedFiles) {
   parallel::Context context(MPI_COMM_WORLD);
   const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "damaged");
   auto s = make_setup(MPI_COMM_WORLD);
-  auto state = fields::FlowState::allocate(s.shape);
-  io_test::fill_signature(state, s.decomp);
-  const auto scalars = make_scalars({"temperature"}, s.shape);
-  fill_scalar_signatures(scalars, s.shape, s.decomp);
+  auto [state, scalars] = signed_fields(s, {"temperature"});
   io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
   const auto good = checkpointer.write(state, 1, 1, 0.1, scalars);
   const auto flipped = checkpointer.directory() / "flipped.h5";
