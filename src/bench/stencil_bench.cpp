@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <string>
 
 namespace eddy::bench {
 namespace {
@@ -125,6 +126,88 @@ void laplacian_pairs(Field out_field, Field x_field, const Real* b, const solver
       });
 }
 
+/// A column-marching stencil form: threads in tiles of tx x ty columns of a plane, each marching `chunk` cells up z.
+struct ColumnTiles {
+  int tx, ty, chunk;
+  const char* name;
+};
+
+/// The Laplacian apply (or, with b, the residual) with each thread marching a column of `chunk` cells up z: its z
+/// neighbours stay in registers, `Ahead` planes beyond the next loaded in advance; the x and y neighbours are read
+/// from the plane the tile's other threads load (L1 hits on GPUs). Consecutive threads form one tx x ty tile.
+template <int Ahead, int MinBlocks = 0>
+void laplacian_columns(Field out_field, Field x_field, const Real* b, const solver::PoissonLevel& level,
+                       ColumnTiles tiles) {
+  const auto w = level.weights();
+  const int g = level.shape.ghost, nx = level.shape.cells[0], ny = level.shape.cells[1], nz = level.shape.cells[2];
+  const int sy = static_cast<int>(x_field.stride(1)), sz = static_cast<int>(x_field.stride(2));
+  const int top = static_cast<int>(x_field.extent(2)) - 1;
+  const int tx = tiles.tx, ty = tiles.ty, chunk = tiles.chunk;
+  const int tiles_x = (nx + tx - 1) / tx, tiles_y = (ny + ty - 1) / ty, chunks = (nz + chunk - 1) / chunk;
+  const Real* __restrict__ x = x_field.data();
+  Real* __restrict__ out = out_field.data();
+  constexpr int depth = Ahead + 3;
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, Kokkos::LaunchBounds<256, MinBlocks>>;
+  Kokkos::parallel_for(
+      "bench::laplacian_columns", Policy(0, tiles_x * tiles_y * chunks * tx * ty), KOKKOS_LAMBDA(int t) {
+        const int lane = t % (tx * ty), tile = t / (tx * ty);
+        const int rest = tile / tiles_x;
+        const int i = g + (tile % tiles_x) * tx + lane % tx, j = g + (rest % tiles_y) * ty + lane / tx;
+        if (i >= g + nx || j >= g + ny) return;
+        const int k0 = g + (rest / tiles_y) * chunk, k1 = k0 + chunk < g + nz ? k0 + chunk : g + nz;
+        const int column = i + sy * j;
+        Real z[depth];
+        for (int m = 0; m < depth - 1; ++m) z[m] = x[column + sz * (k0 - 1 + m)];
+        for (int k = k0; k < k1; ++k) {
+          const int ahead = k + 1 + Ahead < top ? k + 1 + Ahead : top;
+          z[depth - 1] = x[column + sz * ahead];
+          const int p = column + sz * k;
+          Real lap =
+              w.x * (x[p - 1] + x[p + 1]) + w.y * (x[p - sy] + x[p + sy]) + w.z * (z[0] + z[2]) + w.diagonal() * z[1];
+          if (b != nullptr) lap = b[p] - lap;
+          out[p] = lap;
+          for (int m = 0; m < depth - 1; ++m) z[m] = z[m + 1];
+        }
+      });
+}
+
+/// The Laplacian apply (or, with b, the residual) with each thread taking `Cells` points of the owned span: with
+/// `Apart` the points lie a 1/Cells of the span apart (independent streams, as the arrays of a triad), otherwise 32
+/// points apart (the warp's next rows of 32 points). Every load of all the thread's points is issued before the first
+/// store, so `Cells` times as many loads are in flight per thread as in the one-point loop.
+template <int Cells, bool Apart>
+void laplacian_multi(Field out_field, Field x_field, const Real* b, const solver::PoissonLevel& level) {
+  const auto w = level.weights();
+  const auto span = grid::owned_span(level.shape);
+  const int sy = span.row, sz = span.plane;
+  const int points = span.last - span.first + 1;
+  const int per_thread_stride = Apart ? (points + Cells - 1) / Cells : 32;
+  const int threads = Apart ? per_thread_stride : (points + 32 * Cells - 1) / (32 * Cells) * 32;
+  const int first = span.first, last = span.last;
+  const Real* __restrict__ x = x_field.data();
+  Real* __restrict__ out = out_field.data();
+  Kokkos::parallel_for(
+      "bench::laplacian_multi", Range(0, threads), KOKKOS_LAMBDA(int q) {
+        const int base = Apart ? first + q : first + (q / 32) * 32 * Cells + q % 32;
+        Real result[Cells];
+        bool owned[Cells];
+        int at[Cells];
+        for (int c = 0; c < Cells; ++c) {
+          const int p0 = base + c * per_thread_stride;
+          const int p = p0 <= last ? p0 : last;
+          int i, j, k;
+          owned[c] = p0 <= last && span.owned(p, i, j, k);
+          at[c] = p;
+          result[c] = w.x * (x[p - 1] + x[p + 1]) + w.y * (x[p - sy] + x[p + sy]) + w.z * (x[p - sz] + x[p + sz]) +
+                      w.diagonal() * x[p];
+          if (b != nullptr) result[c] = b[p] - result[c];
+        }
+        for (int c = 0; c < Cells; ++c) {
+          if (owned[c]) out[at[c]] = result[c];
+        }
+      });
+}
+
 /// The residual over the 3D tiled policy (what every kernel used before the owned-span loop).
 void residual_tiled(Field r, Field x, Field b, const solver::PoissonLevel& level) {
   const auto w = level.weights();
@@ -184,6 +267,12 @@ void triad(Buffer a, Buffer b, Buffer c, Real s) {
       KOKKOS_LAMBDA(long long i) { a(i) = b(i) + s * c(i); });
 }
 
+/// a = b: one read and one write per cell, the streaming kernel with the Laplacian apply's mix.
+void copy(Buffer a, Buffer b) {
+  Kokkos::parallel_for(
+      "bench::copy", Kokkos::RangePolicy<ExecSpace>(0, a.extent(0)), KOKKOS_LAMBDA(long long i) { a(i) = b(i); });
+}
+
 }  // namespace
 
 int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& context) {
@@ -215,6 +304,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   const Real s = 0.5;
   std::vector<Measurement> rows;
   rows.push_back({"triad a = b + s c (floor)", 24, time_kernel([&] { triad(ta, tb, tc, s); }, reps, reducer)});
+  rows.push_back({"copy a = b", 16, time_kernel([&] { copy(ta, tb); }, reps, reducer)});
   rows.push_back({"residual (production)", 24, time_kernel([&] { solver::residual(r, x, b, level); }, reps, reducer)});
   // The z-marching residual must compute the same field as the tiled one before its time means anything.
   Field r_march = fields::make_field("bench::r_march", level.shape);
@@ -251,6 +341,68 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
     require(max_difference(r, r_march) < 1e-9 * n * n, "bench stencil: the pair Laplacian differs");
     rows.push_back({"laplacian apply, pairs of cells", 16,
                     time_kernel([&] { laplacian_pairs(r_march, x, nullptr, level); }, reps, reducer)});
+  }
+  {
+    // Column-marching forms of the Laplacian apply and the residual, each checked against the production kernel.
+    const ColumnTiles forms[] = {
+        {32, 8, 32, "laplacian, columns 32x8 z32"},   {64, 4, 32, "laplacian, columns 64x4 z32"},
+        {16, 16, 32, "laplacian, columns 16x16 z32"}, {128, 2, 32, "laplacian, columns 128x2 z32"},
+        {32, 8, 8, "laplacian, columns 32x8 z8"},     {32, 8, 64, "laplacian, columns 32x8 z64"}};
+    const auto column_row = [&](const ColumnTiles& form, int ahead, const Real* rhs, const char* name) {
+      const auto apply = [&, form, ahead, rhs] {
+        if (ahead == 0) laplacian_columns<0>(r_march, x, rhs, level, form);
+        if (ahead == 1) laplacian_columns<1>(r_march, x, rhs, level, form);
+        if (ahead == 2) laplacian_columns<2>(r_march, x, rhs, level, form);
+        if (ahead == 3) laplacian_columns<1, 6>(r_march, x, rhs, level, form);
+      };
+      Kokkos::deep_copy(r, Real(-7));  // poison both: a cell either form leaves unwritten shows in the check
+      Kokkos::deep_copy(r_march, Real(-7));
+      if (rhs != nullptr) {
+        solver::residual(r, x, b, level);
+      } else {
+        solver::apply_laplacian(r, x, level.shape, level.spacing, 3);
+      }
+      apply();
+      require(max_difference(r, r_march) < 1e-9 * n * n, std::string("bench stencil: differs: ") + name);
+      rows.push_back({name, rhs != nullptr ? 24.0 : 16.0, time_kernel(apply, reps, reducer)});
+    };
+    static const char* ahead_names[] = {"laplacian, columns 32x8 z32 +0", "laplacian, columns 32x8 z32 +2",
+                                        "laplacian, columns 32x8 z32 r40"};
+    column_row(forms[0], 0, nullptr, ahead_names[0]);
+    for (const auto& form : forms) column_row(form, 1, nullptr, form.name);
+    column_row(forms[0], 2, nullptr, ahead_names[1]);
+    column_row(forms[0], 3, nullptr, ahead_names[2]);
+    column_row(forms[0], 1, b.data(), "residual, columns 32x8 z32");
+    column_row(forms[1], 1, b.data(), "residual, columns 64x4 z32");
+  }
+  {
+    // Several points per thread, all loads before the stores, each form checked against the production kernel.
+    struct MultiForm {
+      void (*apply)(Field, Field, const Real*, const solver::PoissonLevel&);
+      bool residual;
+      const char* name;
+    };
+    const MultiForm forms[] = {{laplacian_multi<2, true>, false, "laplacian, 2 cells apart"},
+                               {laplacian_multi<4, true>, false, "laplacian, 4 cells apart"},
+                               {laplacian_multi<2, false>, false, "laplacian, 2 cells by 32"},
+                               {laplacian_multi<4, false>, false, "laplacian, 4 cells by 32"},
+                               {laplacian_multi<2, true>, true, "residual, 2 cells apart"},
+                               {laplacian_multi<2, false>, true, "residual, 2 cells by 32"},
+                               {laplacian_multi<4, false>, true, "residual, 4 cells by 32"}};
+    for (const auto& form : forms) {
+      const Real* rhs = form.residual ? b.data() : nullptr;
+      Kokkos::deep_copy(r, Real(-7));
+      Kokkos::deep_copy(r_march, Real(-7));
+      if (form.residual) {
+        solver::residual(r, x, b, level);
+      } else {
+        solver::apply_laplacian(r, x, level.shape, level.spacing, 3);
+      }
+      form.apply(r_march, x, rhs, level);
+      require(max_difference(r, r_march) < 1e-9 * n * n, std::string("bench stencil: differs: ") + form.name);
+      rows.push_back({form.name, form.residual ? 24.0 : 16.0,
+                      time_kernel([&] { form.apply(r_march, x, rhs, level); }, reps, reducer)});
+    }
   }
   // One red-black sweep is both colours, red first.
   const auto time_both_colours = [&](const std::function<void(int)>& colour_sweep) {
@@ -305,11 +457,11 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
         "%lld,%lld,%lld\n",
         n, context.size(), cells, reps, static_cast<long long>(grid::stencil_tile()[0]),
         static_cast<long long>(grid::stencil_tile()[1]), static_cast<long long>(grid::stencil_tile()[2]));
-    std::printf("%-28s %10s %12s %10s %12s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs triad");
+    std::printf("%-32s %10s %12s %10s %12s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs triad");
     const double floor_bandwidth = rows[0].bytes_per_cell * cells / rows[0].seconds;
     for (const auto& row : rows) {
       const double bandwidth = row.bytes_per_cell * cells / row.seconds;
-      std::printf("%-28s %10.0f %12.4f %10.1f %12.2f\n", row.name, row.bytes_per_cell, 1e3 * row.seconds,
+      std::printf("%-32s %10.0f %12.4f %10.1f %12.2f\n", row.name, row.bytes_per_cell, 1e3 * row.seconds,
                   bandwidth / 1e9, bandwidth / floor_bandwidth);
     }
   }
