@@ -22,6 +22,11 @@ using Field = Kokkos::View<Real***, Kokkos::LayoutLeft, MemSpace>;
 /// A flat device buffer (halo packing, reductions).
 using Buffer = Kokkos::View<Real*, MemSpace>;
 
+/// Two neighbouring values of a row, aligned to their size: one 16-byte load or store on GPUs.
+struct alignas(2 * sizeof(Real)) RealPair {
+  Real even, odd;
+};
+
 using Int3 = std::array<int, 3>;
 using Real3 = std::array<Real, 3>;
 

@@ -3,6 +3,8 @@
 // and a whole-field apply for the flow solver and the tests.
 #include "fields/field.hpp"
 
+#include <initializer_list>
+
 namespace eddy::solver {
 
 /// 1 / h^2 per axis; z is zero in 2D, where the z term of the stencil vanishes.
@@ -31,6 +33,16 @@ template <class PhiField>
 KOKKOS_INLINE_FUNCTION Real laplacian_at(const PhiField& phi, int i, int j, int k, const StencilWeights& w) {
   return laplacian_neighbours(phi, i, j, k, w) + w.diagonal() * phi(i, j, k);
 }
+
+/// Whether laplacian_by_pairs can run on `fields` of `shape`: rows of even length, data aligned to pairs of values.
+bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
+
+/// Whether apply_laplacian and residual take the pair loop: on GPUs wherever it fits (CPUs keep the 3D policy).
+bool use_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
+
+/// out = L(phi), or out = rhs - L(phi) where `rhs` is allocated, on the owned cells of `shape`, one thread per aligned
+/// pair of cells of a row (two-value loads and stores); requires fits_cell_pairs.
+void laplacian_by_pairs(Field out, Field phi, Field rhs, const fields::LocalShape& shape, const StencilWeights& w);
 
 /// out = L(phi) on the owned cells of `shape`; the ghosts of `phi` must be valid (halo exchange + pressure ghosts).
 void apply_laplacian(Field out, Field phi, const fields::LocalShape& shape, const Real3& spacing, int dimensions);

@@ -5,6 +5,7 @@
 #include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
 #include "solver/communication_scope.hpp"
+#include "solver/laplacian.hpp"
 
 namespace eddy::solver {
 namespace {
@@ -98,6 +99,10 @@ void residual_sums(Field x, Field b, const PoissonLevel& level, Buffer sums, con
 
 void residual(Field r, Field x, Field b, const PoissonLevel& level) {
   const auto w = level.weights();
+  if (use_cell_pairs(level.shape, {r, x, b})) {
+    laplacian_by_pairs(r, x, b, level.shape, w);
+    return;
+  }
   grid::for_each_owned_cell(
       "poisson::residual", level.shape,
       KOKKOS_LAMBDA(int i, int j, int k) { r(i, j, k) = b(i, j, k) - laplacian_at(x, i, j, k, w); });

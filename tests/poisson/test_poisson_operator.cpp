@@ -1,11 +1,13 @@
 // The discrete Laplacian, the pressure ghost conditions, the deck-to-pressure boundary mapping, the multigrid
 // coarsening rule and the prolongation.
+#include "core/error.hpp"
 #include "poisson_test_support.hpp"
 #include "solver/laplacian.hpp"
 #include "solver/poisson_kernels.hpp"
 #include "solver/poisson_level.hpp"
 
 #include <gtest/gtest.h>
+#include <Kokkos_Random.hpp>
 
 using eddy::Field;
 using eddy::Real;
@@ -27,6 +29,69 @@ TEST(PoissonOperator, LaplacianIsExactOnQuadratics) {
     Field expected = setup.field_from([&](Real, Real, Real) { return 2 * (1.3 + 0.4 + cz); });
     EXPECT_LT(setup.rms_difference(lap, expected, false), 1e-10) << dim;
   }
+}
+
+namespace {
+
+/// Points of `out` that differ from the stencil evaluated cell by cell on the host (rhs - L(phi) where `rhs` is
+/// allocated, L(phi) otherwise) on owned cells by more than 1e-10, or from `untouched` on ghosts.
+int pair_loop_mismatches(Field out, Field phi, Field rhs, const eddy::fields::LocalShape& shape,
+                         const eddy::solver::StencilWeights& w, Real untouched) {
+  const auto o = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  const auto p = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), phi);
+  const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
+  const int g = shape.ghost;
+  int mismatches = 0;
+  for (int k = 0; k < shape.extent(2); ++k)
+    for (int j = 0; j < shape.extent(1); ++j)
+      for (int i = 0; i < shape.extent(0); ++i) {
+        const bool owned =
+            i >= g && i < g + shape.cells[0] && j >= g && j < g + shape.cells[1] && k >= g && k < g + shape.cells[2];
+        Real expected = untouched;
+        if (owned) {
+          const Real lap = eddy::solver::laplacian_at(p, i, j, k, w);
+          expected = rhs.data() != nullptr ? b(i, j, k) - lap : lap;
+        }
+        if (!(std::abs(o(i, j, k) - expected) <= 1e-10)) ++mismatches;
+      }
+  return mismatches;
+}
+
+}  // namespace
+
+// The pair loop (the GPU form of the Laplacian apply and the residual: one thread per aligned pair of cells of a row)
+// against the stencil cell by cell: owned cells equal to round-off, every ghost left as it was.
+TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
+  for (int dim : {2, 3}) {
+    for (int ghost : {1, 2}) {
+      PoissonSetup setup(MPI_COMM_WORLD, dim, {16, 12, dim == 2 ? 1 : 8},
+                         eddy::testing::uniform_faces(PressureBoundary::neumann, dim), ghost, {1.5, 1.0, 0.75});
+      const auto& shape = setup.problem.shape;
+      Field phi = eddy::fields::make_field("phi", shape), rhs = eddy::fields::make_field("rhs", shape),
+            out = eddy::fields::make_field("out", shape);
+      Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(11 + setup.context->rank());
+      Kokkos::fill_random(phi, pool, Real(-1), Real(1));
+      Kokkos::fill_random(rhs, pool, Real(-1), Real(1));
+      ASSERT_TRUE(eddy::solver::fits_cell_pairs(shape, {out, phi, rhs}));
+      const auto w = eddy::solver::stencil_weights(setup.problem.spacing, dim);
+      for (const bool with_rhs : {false, true}) {
+        Kokkos::deep_copy(out, Real(-7));
+        eddy::solver::laplacian_by_pairs(out, phi, with_rhs ? rhs : Field(), shape, w);
+        EXPECT_EQ(pair_loop_mismatches(out, phi, with_rhs ? rhs : Field(), shape, w, -7), 0)
+            << "dim " << dim << ", ghost " << ghost << ", residual " << with_rhs;
+      }
+    }
+  }
+}
+
+TEST(PoissonOperator, PairLoopRefusesRowsOfOddLength) {
+  PoissonSetup setup(MPI_COMM_SELF, 3, {15, 4, 4}, eddy::testing::uniform_faces(PressureBoundary::neumann, 3));
+  const auto& shape = setup.problem.shape;
+  Field phi = eddy::fields::make_field("phi", shape), out = eddy::fields::make_field("out", shape);
+  EXPECT_FALSE(eddy::solver::fits_cell_pairs(shape, {out, phi}));
+  EXPECT_FALSE(eddy::solver::use_cell_pairs(shape, {out, phi}));
+  EXPECT_THROW(eddy::solver::laplacian_by_pairs(out, phi, Field(), shape, eddy::solver::stencil_weights({1, 1, 1}, 3)),
+               eddy::Error);
 }
 
 TEST(PoissonOperator, PhysicalGhostsMirrorOrNegateTheBoundaryCell) {
