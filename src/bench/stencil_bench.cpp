@@ -86,65 +86,6 @@ void residual_flat(Field r_field, Field x_field, Field b_field, const solver::Po
       });
 }
 
-/// The Laplacian apply (or, with b, the residual) by columns of cell pairs: consecutive threads take a tile of `tpx`
-/// pairs by `ty` rows of a plane, each thread marching `chunk` planes up z with its pair's z neighbours in registers
-/// and the next plane's pair loaded one plane ahead; rows and data must suit the pair loop.
-template <int MinBlocks = 0>
-void laplacian_pair_columns(Field out_field, Field x_field, Field b_field, const solver::PoissonLevel& level, int tpx,
-                            int ty, int chunk) {
-  const auto w = level.weights();
-  const int g = level.shape.ghost, nx = level.shape.cells[0], ny = level.shape.cells[1], nz = level.shape.cells[2];
-  const int sy = static_cast<int>(x_field.stride(1)), sz = static_cast<int>(x_field.stride(2));
-  const int top = static_cast<int>(x_field.extent(2)) - 1;
-  const int lo_pair = g / 2, hi_pair = (g + nx - 1) / 2;
-  const int tiles_x = (hi_pair - lo_pair + tpx) / tpx, tiles_y = (ny + ty - 1) / ty, chunks = (nz + chunk - 1) / chunk;
-  const Real* __restrict__ x = x_field.data();
-  const Real* __restrict__ b = b_field.data();
-  Real* __restrict__ out = out_field.data();
-  Kokkos::parallel_for(
-      "bench::laplacian_pair_columns",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<256, MinBlocks>>(
-          0, tiles_x * tiles_y * chunks * tpx * ty),
-      KOKKOS_LAMBDA(int t) {
-        const int lane = t % (tpx * ty), tile = t / (tpx * ty), rest = tile / tiles_x;
-        const int pair = lo_pair + (tile % tiles_x) * tpx + lane % tpx, j = g + (rest % tiles_y) * ty + lane / tpx;
-        if (pair > hi_pair || j >= g + ny) return;
-        const int i = 2 * pair;
-        const bool even_owned = i >= g && i < g + nx, odd_owned = i + 1 >= g && i + 1 < g + nx;
-        const int k0 = g + (rest / tiles_y) * chunk, k1 = k0 + chunk < g + nz ? k0 + chunk : g + nz;
-        const int column = i + sy * j;
-        const auto pair_at = [&](int o) { return *reinterpret_cast<const RealPair*>(x + o); };
-        RealPair below = pair_at(column + sz * (k0 - 1)), centre = pair_at(column + sz * k0),
-                 above = pair_at(column + sz * (k0 + 1));
-        for (int k = k0; k < k1; ++k) {
-          const RealPair next = pair_at(column + sz * (k + 2 < top ? k + 2 : top));
-          const int p = column + sz * k;
-          const RealPair s = pair_at(p - sy), n = pair_at(p + sy);
-          const Real west = x[p - 1], east = x[p + 2];
-          RealPair r;
-          r.even = w.x * (west + centre.odd) + w.y * (s.even + n.even) + w.z * (below.even + above.even) +
-                   w.diagonal() * centre.even;
-          r.odd = w.x * (centre.even + east) + w.y * (s.odd + n.odd) + w.z * (below.odd + above.odd) +
-                  w.diagonal() * centre.odd;
-          if (b != nullptr) {
-            const RealPair rhs = *reinterpret_cast<const RealPair*>(b + p);
-            r.even = rhs.even - r.even;
-            r.odd = rhs.odd - r.odd;
-          }
-          if (even_owned && odd_owned) {
-            *reinterpret_cast<RealPair*>(out + p) = r;
-          } else if (even_owned) {
-            out[p] = r.even;
-          } else if (odd_owned) {
-            out[p + 1] = r.odd;
-          }
-          below = centre;
-          centre = above;
-          above = next;
-        }
-      });
-}
-
 /// The residual over the 3D tiled policy (what every kernel used before the owned-span loop).
 void residual_tiled(Field r, Field x, Field b, const solver::PoissonLevel& level) {
   const auto w = level.weights();
@@ -314,36 +255,6 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   check_form("laplacian, one cell per thread", false, [&] { laplacian_by_cells(r_form, x, Field(), level); });
   rows.push_back({"laplacian apply, one cell/thread", 16,
                   time_kernel([&] { laplacian_by_cells(r_form, x, Field(), level); }, reps, reducer)});
-  if (solver::fits_cell_pairs(level.shape, {r_form, x, b})) {
-    struct PairColumns {
-      int tpx, ty, chunk, min_blocks;
-      const char* name;
-    };
-    for (const PairColumns c : {PairColumns{32, 8, 32, 0, "laplacian, pair columns 32x8 z32"},
-                                PairColumns{32, 8, 16, 0, "laplacian, pair columns 32x8 z16"},
-                                PairColumns{32, 8, 8, 0, "laplacian, pair columns 32x8 z8"},
-                                PairColumns{32, 4, 16, 0, "laplacian, pair columns 32x4 z16"},
-                                PairColumns{32, 8, 16, 5, "laplacian, pair cols 32x8 z16 r48"},
-                                PairColumns{32, 8, 16, 6, "laplacian, pair cols 32x8 z16 r40"},
-                                PairColumns{32, 8, 8, 6, "laplacian, pair cols 32x8 z8 r40"},
-                                PairColumns{32, 8, 16, 8, "laplacian, pair cols 32x8 z16 r32"}}) {
-      const auto apply = [&, c](Field rhs) {
-        if (c.min_blocks == 0) laplacian_pair_columns<0>(r_form, x, rhs, level, c.tpx, c.ty, c.chunk);
-        if (c.min_blocks == 5) laplacian_pair_columns<5>(r_form, x, rhs, level, c.tpx, c.ty, c.chunk);
-        if (c.min_blocks == 6) laplacian_pair_columns<6>(r_form, x, rhs, level, c.tpx, c.ty, c.chunk);
-        if (c.min_blocks == 8) laplacian_pair_columns<8>(r_form, x, rhs, level, c.tpx, c.ty, c.chunk);
-      };
-      check_form(c.name, false, [&] { apply(Field()); });
-      rows.push_back({c.name, 16, time_kernel([&] { apply(Field()); }, reps, reducer)});
-      if (c.chunk == 16 && c.ty == 8 && c.min_blocks <= 6) {
-        check_form(c.name, true, [&] { apply(b); });
-        rows.push_back({c.min_blocks == 0   ? "  the same, residual"
-                        : c.min_blocks == 5 ? "  the same, residual r48"
-                                            : "  the same, residual r40",
-                        24, time_kernel([&] { apply(b); }, reps, reducer)});
-      }
-    }
-  }
   // One red-black sweep is both colours, red first.
   const auto time_both_colours = [&](const std::function<void(int)>& colour_sweep) {
     return time_kernel(

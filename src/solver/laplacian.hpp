@@ -40,8 +40,8 @@ bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Fiel
 /// Whether apply_laplacian and residual take the pair loop: on GPUs wherever it fits (CPUs keep the 3D policy).
 bool use_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
 
-/// out = L(phi), or out = rhs - L(phi) where `rhs` is allocated, on the owned cells of `shape`, one thread per aligned
-/// pair of cells of a row (two-value loads and stores); requires fits_cell_pairs.
+/// out = L(phi), or out = rhs - L(phi) where `rhs` is allocated, on the owned cells of `shape`, each thread marching
+/// a column of aligned cell pairs (two-value loads and stores) up z; requires fits_cell_pairs.
 void laplacian_by_pairs(Field out, Field phi, Field rhs, const fields::LocalShape& shape, const StencilWeights& w);
 
 /// out = L(phi) on the owned cells of `shape`; the ghosts of `phi` must be valid (halo exchange + pressure ghosts).

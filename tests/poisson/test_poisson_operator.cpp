@@ -59,12 +59,14 @@ int pair_loop_mismatches(Field out, Field phi, Field rhs, const eddy::fields::Lo
 
 }  // namespace
 
-// The pair loop (the GPU form of the Laplacian apply and the residual: one thread per aligned pair of cells of a row)
+// The pair loop (the GPU form of the Laplacian apply and the residual: columns of aligned cell pairs marched up z)
 // against the stencil cell by cell: owned cells equal to round-off, every ghost left as it was.
 TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
   for (int dim : {2, 3}) {
     for (int ghost : {1, 2}) {
-      PoissonSetup setup(MPI_COMM_WORLD, dim, {16, 12, dim == 2 ? 1 : 8},
+      // More than one tile of pairs along x and of rows along y, and more than one column chunk along z (the last
+      // one short) on a single rank.
+      PoissonSetup setup(MPI_COMM_WORLD, dim, {72, 20, dim == 2 ? 1 : 40},
                          eddy::testing::uniform_faces(PressureBoundary::neumann, dim), ghost, {1.5, 1.0, 0.75});
       const auto& shape = setup.problem.shape;
       Field phi = eddy::fields::make_field("phi", shape), rhs = eddy::fields::make_field("rhs", shape),
