@@ -66,7 +66,7 @@ TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
     for (int ghost : {1, 2}) {
       // More than one tile of pairs along x and of rows along y, and more than one column chunk along z (the last
       // one short) on a single rank.
-      PoissonSetup setup(MPI_COMM_WORLD, dim, {72, 20, dim == 2 ? 1 : 40},
+      PoissonSetup setup(MPI_COMM_WORLD, dim, {72, 20, dim == 2 ? 1 : 36},
                          eddy::testing::uniform_faces(PressureBoundary::neumann, dim), ghost, {1.5, 1.0, 0.75});
       const auto& shape = setup.problem.shape;
       Field phi = eddy::fields::make_field("phi", shape), rhs = eddy::fields::make_field("rhs", shape),
