@@ -34,7 +34,7 @@ KOKKOS_INLINE_FUNCTION Real laplacian_at(const PhiField& phi, int i, int j, int 
   return laplacian_neighbours(phi, i, j, k, w) + w.diagonal() * phi(i, j, k);
 }
 
-/// Whether laplacian_by_pairs can run on `fields` of `shape`: rows of even length, data aligned to pairs of values.
+/// Whether laplacian_by_pairs can run on `fields` (unpadded, of `shape`): rows of even length, data aligned to pairs.
 bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
 
 /// Whether apply_laplacian and residual take the pair loop: on GPUs wherever it fits (CPUs keep the 3D policy).

@@ -11,7 +11,7 @@ namespace {
 // Each thread marches a column of kColumnCells cell pairs up z, its z neighbours in registers; consecutive threads
 // take a tile of kTilePairs pairs by kTileRows rows of a plane, one tile per block, so the y and x neighbours of a pair
 // are values the tile's other threads have just loaded (L1 hits). On an H200 this ran the Laplacian apply at
-// 0.82-0.83 of a same-run copy of pairs of values, against 0.74-0.76 for one thread per pair of the owned span and
+// 0.82-0.84 of a same-run copy of pairs of values, against 0.74-0.76 for one thread per pair of the owned span and
 // 0.64-0.66 for one per cell; without the launch bounds and with a run-time test for the z terms, 0.74
 // (`eddy bench stencil`, tests/perf/RESULTS.md).
 constexpr int kTilePairs = 32, kTileRows = 8, kColumnCells = 8;
@@ -23,7 +23,11 @@ bool aligned_for_pairs(const Real* data) { return reinterpret_cast<std::uintptr_
 bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields) {
   if (shape.extent(0) % 2 != 0) return false;
   for (const Field& f : fields) {
-    if (f.data() != nullptr && !aligned_for_pairs(f.data())) return false;
+    if (f.data() == nullptr) continue;
+    const bool unpadded_shape =
+        static_cast<int>(f.extent(0)) == shape.extent(0) && static_cast<int>(f.extent(1)) == shape.extent(1) &&
+        static_cast<int>(f.extent(2)) == shape.extent(2) && static_cast<int>(f.stride(1)) == shape.extent(0);
+    if (!unpadded_shape || !aligned_for_pairs(f.data())) return false;
   }
   return true;
 }

@@ -86,12 +86,16 @@ TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
   }
 }
 
-TEST(PoissonOperator, PairLoopRefusesRowsOfOddLength) {
+TEST(PoissonOperator, PairLoopRefusesRowsOfOddLengthAndFieldsOfAnotherShape) {
   PoissonSetup setup(MPI_COMM_SELF, 3, {15, 4, 4}, eddy::testing::uniform_faces(PressureBoundary::neumann, 3));
   const auto& shape = setup.problem.shape;
   Field phi = eddy::fields::make_field("phi", shape), out = eddy::fields::make_field("out", shape);
   EXPECT_FALSE(eddy::solver::fits_cell_pairs(shape, {out, phi}));
   EXPECT_FALSE(eddy::solver::use_cell_pairs(shape, {out, phi}));
+  // Rows of even length, but a field of another shape.
+  PoissonSetup even(MPI_COMM_SELF, 3, {16, 4, 4}, eddy::testing::uniform_faces(PressureBoundary::neumann, 3));
+  EXPECT_TRUE(eddy::solver::fits_cell_pairs(even.problem.shape, {}));
+  EXPECT_FALSE(eddy::solver::fits_cell_pairs(even.problem.shape, {phi}));
   EXPECT_THROW(eddy::solver::laplacian_by_pairs(out, phi, Field(), shape, eddy::solver::stencil_weights({1, 1, 1}, 3)),
                eddy::Error);
 }
