@@ -92,7 +92,7 @@ std::string usage_text() {
          "      Validate the deck and print it with every default filled in, the grid, the decomposition\n"
          "      over N ranks (default 1) and the estimated memory per rank. Exit status 0 if valid, 2 if not.\n"
          "  eddy bench NAME [options]\n"
-         "      Run a performance benchmark (halo, reduce, poisson, stencil, step); each reports its time\n"
+         "      Run a performance benchmark (halo, reduce, poisson, stencil, flow, step); each reports its time\n"
          "      against a floor measured in the same run. 'eddy bench NAME --help' lists its options.\n"
          "  eddy --help       This text.\n"
          "  eddy --version    Versions of eddy, Kokkos (and its backends), MPI, NCCL and HDF5.\n"

@@ -15,7 +15,7 @@ struct Entry {
 // One line per benchmark.
 constexpr Entry benchmarks[] = {
     {"halo", run_halo_bench},       {"reduce", run_reduce_bench}, {"poisson", run_poisson_bench},
-    {"stencil", run_stencil_bench}, {"step", run_step_bench},
+    {"stencil", run_stencil_bench}, {"flow", run_flow_bench},     {"step", run_step_bench},
 };
 
 }  // namespace

@@ -2,13 +2,16 @@
 // Small helpers shared by the benchmarks: checked options, random fields, and timings reduced over ranks.
 #include "core/error.hpp"
 
+#include "grid/index_ranges.hpp"
 #include "parallel/context.hpp"
+#include "parallel/reducer.hpp"
 
 #include <Kokkos_Random.hpp>
 #include <Kokkos_Timer.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -156,6 +159,33 @@ std::vector<double> time_reps(int reps, int warmup, MPI_Comm comm, Body body) {
     seconds.push_back(timer.seconds());
   }
   return seconds;
+}
+
+/// Median over `reps` fenced runs of one kernel (after three untimed ones), the slowest rank's.
+inline double time_kernel(const std::function<void()>& kernel, int reps, const parallel::Reducer& reducer) {
+  for (int w = 0; w < 3; ++w) kernel();
+  Kokkos::fence("bench::warm_up");
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    Kokkos::Timer timer;
+    kernel();
+    Kokkos::fence("bench::rep");
+    times.push_back(timer.seconds());
+  }
+  return reducer.max(median(times));
+}
+
+/// Largest |a - b| over two fields of one shape, ghosts included (this rank's).
+inline Real max_difference(Field a, Field b) {
+  Real diff = 0;
+  Kokkos::parallel_reduce(
+      "bench::max_difference", grid::box({0, 0, 0}, {int(a.extent(0)), int(a.extent(1)), int(a.extent(2))}),
+      KOKKOS_LAMBDA(int i, int j, int k, Real& d) {
+        const Real e = Kokkos::fabs(a(i, j, k) - b(i, j, k));
+        if (e > d) d = e;
+      },
+      Kokkos::Max<Real>(diff));
+  return diff;
 }
 
 }  // namespace eddy::bench

@@ -7,6 +7,8 @@
 
 namespace eddy::bench {
 
+/// The step's kernels outside the Poisson solver against streams of their mix: `eddy bench flow [--n N] [--reps R]`.
+int run_flow_bench(const std::vector<std::string>& args, parallel::Context& context);
 /// Halo exchange time and bandwidth: `eddy bench halo [--n N] [--fields F] [--width W] [--reps R]`.
 int run_halo_bench(const std::vector<std::string>& args, parallel::Context& context);
 /// Global scalar reduction latency, pipelined and host-synchronised: `eddy bench reduce [--reps R] [--values V]`.

@@ -25,19 +25,6 @@ struct Measurement {
   bool stream = false;    // a streaming kernel: the floor of its mix
 };
 
-double time_kernel(const std::function<void()>& kernel, int reps, const parallel::Reducer& reducer) {
-  for (int w = 0; w < 3; ++w) kernel();
-  Kokkos::fence("bench::warm_up");
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    Kokkos::Timer timer;
-    kernel();
-    Kokkos::fence("bench::rep");
-    times.push_back(timer.seconds());
-  }
-  return reducer.max(median(times));
-}
-
 /// The residual with each thread marching `chunk` cells along z (grid/cell_loops.hpp).
 void residual_z_march(Field r, Field x, Field b, const solver::PoissonLevel& level, int chunk) {
   const auto w = level.weights();
@@ -123,19 +110,6 @@ void red_black_tiled(Field x, Field b, const solver::PoissonLevel& level, int co
         const int i = li + g, j = lj + g, k = lk + g;
         x(i, j, k) = (b(i, j, k) - solver::laplacian_neighbours(x, i, j, k, w)) / w.diagonal();
       });
-}
-
-/// Largest |a - b| over two fields.
-Real max_difference(Field a, Field b) {
-  Real diff = 0;
-  Kokkos::parallel_reduce(
-      "bench::max_difference", grid::box({0, 0, 0}, {int(a.extent(0)), int(a.extent(1)), int(a.extent(2))}),
-      KOKKOS_LAMBDA(int i, int j, int k, Real& d) {
-        const Real e = Kokkos::fabs(a(i, j, k) - b(i, j, k));
-        if (e > d) d = e;
-      },
-      Kokkos::Max<Real>(diff));
-  return diff;
 }
 
 /// a = b + s c: two reads and one write per cell, the streaming floor of the residual.

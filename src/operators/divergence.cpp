@@ -1,11 +1,55 @@
 #include "operators/divergence.hpp"
 
+#include "core/error.hpp"
 #include "grid/cell_loops.hpp"
+#include "grid/pair_columns.hpp"
 #include "operators/divergence_stencil.hpp"
 
 namespace eddy::operators {
+namespace {
+
+/// compute_divergence_by_pairs with the w term (3D) or without (2D).
+template <bool HasZ>
+void divergence_columns(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale) {
+  const fields::LocalShape& s = grid.shape;
+  const int g = s.ghost, sy = s.extent(0), sz = sy * s.extent(1);
+  const Real* __restrict__ u = state.u.data();
+  const Real* __restrict__ v = state.v.data();
+  const Real* __restrict__ w = state.w.data();
+  Real* __restrict__ div = out.data();
+  const Real ix = scale * grid.inv.x, iy = scale * grid.inv.y, iz = scale * grid.inv.z;
+  grid::for_each_pair_column(
+      "flow::divergence_by_pairs", {g, g, g}, {g + s.cells[0], g + s.cells[1], g + s.cells[2]},
+      KOKKOS_LAMBDA(const grid::PairColumn& c) {
+        const int column = c.i + sy * c.j;
+        RealPair w_low{};  // the z-faces below the pair's cells
+        if (HasZ) w_low = grid::load_pair(w, column + sz * (c.k0 - 1));
+        for (int k = c.k0; k < c.k1; ++k) {
+          const int p = column + sz * k;
+          const RealPair u_high = grid::load_pair(u, p), v_high = grid::load_pair(v, p),
+                         v_low = grid::load_pair(v, p - sy);
+          const Real u_low = u[p - 1];
+          RealPair d;
+          d.even = (u_high.even - u_low) * ix + (v_high.even - v_low.even) * iy;
+          d.odd = (u_high.odd - u_high.even) * ix + (v_high.odd - v_low.odd) * iy;
+          if (HasZ) {
+            const RealPair w_high = grid::load_pair(w, p);
+            d.even += (w_high.even - w_low.even) * iz;
+            d.odd += (w_high.odd - w_low.odd) * iz;
+            w_low = w_high;
+          }
+          grid::store_pair(div, p, d, c.first_in, c.second_in);
+        }
+      });
+}
+
+}  // namespace
 
 void compute_divergence(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale) {
+  if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, out})) {
+    compute_divergence_by_pairs(state, out, grid, scale);
+    return;
+  }
   const Field u = state.u, v = state.v, w = state.w, target = out;
   const InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
@@ -13,6 +57,17 @@ void compute_divergence(const fields::FlowState& state, const Field& out, const 
       "flow::divergence", grid.shape, KOKKOS_LAMBDA(int i, int j, int k) {
         target(i, j, k) = scale * divergence_at_center(u, v, w, i, j, k, inv, three_d);
       });
+}
+
+void compute_divergence_by_pairs(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid,
+                                 Real scale) {
+  require(grid::fits_cell_pairs(grid.shape, {state.u, state.v, state.w, out}),
+          "compute_divergence_by_pairs: rows of odd length or fields not aligned to pairs of values");
+  if (grid.three_d) {
+    divergence_columns<true>(state, out, grid, scale);
+  } else {
+    divergence_columns<false>(state, out, grid, scale);
+  }
 }
 
 Real local_max_abs_divergence(const fields::FlowState& state, const StaggeredGrid& grid) {

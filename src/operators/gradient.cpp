@@ -1,10 +1,13 @@
 #include "operators/gradient.hpp"
 
+#include "core/error.hpp"
 #include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
+#include "grid/pair_columns.hpp"
 #include "operators/difference.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace eddy::operators {
 namespace {
@@ -17,36 +20,109 @@ struct FaceBox {
   }
 };
 
+// The face boxes the correction moves, one per component, and their union. A component's box differs from the owned
+// cells only along its own axis, where a corrected boundary face adds or a physical high face removes one layer.
+struct CorrectionBoxes {
+  FaceBox u, v, w;
+  Int3 lo, hi;
+};
+
+CorrectionBoxes correction_boxes(const StaggeredGrid& grid, const CorrectedBoundaries& corrected) {
+  CorrectionBoxes boxes;
+  FaceBox* box[3] = {&boxes.u, &boxes.v, &boxes.w};
+  std::tie(boxes.lo, boxes.hi) = grid.face_box(0, false, true);
+  for (int a = 0; a < grid.components(); ++a) {
+    const auto [box_lo, box_hi] = grid.face_box(a, corrected[a][0], corrected[a][1]);
+    for (int d = 0; d < 3; ++d) {
+      box[a]->lo[d] = box_lo[d];
+      box[a]->hi[d] = box_hi[d];
+      boxes.lo[d] = std::min(boxes.lo[d], box_lo[d]);
+      boxes.hi[d] = std::max(boxes.hi[d], box_hi[d]);
+    }
+  }
+  return boxes;
+}
+
+/// Subtracts f * d from the faces of the pair at flat offset p of `vel` that lie in `box` (row j, plane k).
+KOKKOS_FORCEINLINE_FUNCTION void correct_pair(Real* vel, int p, const FaceBox& box, int i, int j, int k,
+                                              const RealPair& d) {
+  const bool first = box.contains(i, j, k), second = box.contains(i + 1, j, k);
+  if (!first && !second) return;
+  RealPair value = grid::load_pair(vel, p);
+  value.even -= d.even;
+  value.odd -= d.odd;
+  grid::store_pair(vel, p, value, first, second);
+}
+
+/// subtract_pressure_gradient_by_pairs with the w component (3D) or without (2D).
+template <bool HasZ>
+void correction_columns(const fields::FlowState& state, const Field& phi, Real factor, const StaggeredGrid& grid,
+                        const CorrectionBoxes& boxes) {
+  const fields::LocalShape& s = grid.shape;
+  const int sy = s.extent(0), sz = sy * s.extent(1), top = s.extent(2) - 1;
+  Real* __restrict__ u = state.u.data();
+  Real* __restrict__ v = state.v.data();
+  Real* __restrict__ w = state.w.data();
+  const Real* __restrict__ p = phi.data();
+  const Real fx = factor * grid.inv.x, fy = factor * grid.inv.y, fz = factor * grid.inv.z;
+  const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
+  grid::for_each_pair_column(
+      "projection::correct_velocity_by_pairs", boxes.lo, boxes.hi, KOKKOS_LAMBDA(const grid::PairColumn& c) {
+        const int column = c.i + sy * c.j;
+        RealPair centre = grid::load_pair(p, column + sz * c.k0), above{};
+        if (HasZ) above = grid::load_pair(p, column + sz * (c.k0 + 1 < top ? c.k0 + 1 : top));
+        for (int k = c.k0; k < c.k1; ++k) {
+          const int q = column + sz * k;
+          RealPair next{};
+          if (HasZ) next = grid::load_pair(p, column + sz * (k + 2 < top ? k + 2 : top));  // a plane early
+          const RealPair north = grid::load_pair(p, q + sy);
+          const Real east = p[q + 2];
+          correct_pair(u, q, box_u, c.i, c.j, k, {(centre.odd - centre.even) * fx, (east - centre.odd) * fx});
+          correct_pair(v, q, box_v, c.i, c.j, k, {(north.even - centre.even) * fy, (north.odd - centre.odd) * fy});
+          if (HasZ) {
+            correct_pair(w, q, box_w, c.i, c.j, k, {(above.even - centre.even) * fz, (above.odd - centre.odd) * fz});
+            centre = above;
+            above = next;
+          }
+        }
+      });
+}
+
 }  // namespace
 
 // One kernel for all components over the union of their face boxes: each point reads the pressure once for the
-// two or three differences (one kernel per component reads it once each). A component's box differs from the owned
-// cells only along its own axis, where a corrected boundary face adds or a physical high face removes one layer.
-// Fields are accessed through int offsets (fields/flat_field.hpp).
+// two or three differences (one kernel per component reads it once each). Fields are accessed through int offsets
+// (fields/flat_field.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected) {
+  if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, phi})) {
+    subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected);
+    return;
+  }
   const fields::WritableFlatField u(state.u), v(state.v), w(state.w);
   const fields::FlatField p(phi);
   const InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
-  FaceBox box[3];
-  Int3 lo = grid.face_box(0, false, true).first, hi = grid.face_box(0, false, true).second;
-  for (int a = 0; a < grid.components(); ++a) {
-    const auto [box_lo, box_hi] = grid.face_box(a, corrected[a][0], corrected[a][1]);
-    for (int d = 0; d < 3; ++d) {
-      box[a].lo[d] = box_lo[d];
-      box[a].hi[d] = box_hi[d];
-      lo[d] = std::min(lo[d], box_lo[d]);
-      hi[d] = std::max(hi[d], box_hi[d]);
-    }
-  }
-  const FaceBox box_u = box[0], box_v = box[1], box_w = box[2];
+  const CorrectionBoxes boxes = correction_boxes(grid, corrected);
+  const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
   grid::for_each_box_point(
-      "projection::correct_velocity", lo, hi, KOKKOS_LAMBDA(int i, int j, int k) {
+      "projection::correct_velocity", boxes.lo, boxes.hi, KOKKOS_LAMBDA(int i, int j, int k) {
         if (box_u.contains(i, j, k)) u(i, j, k) -= factor * ddx_center_to_face(p, i, j, k, inv.x);
         if (box_v.contains(i, j, k)) v(i, j, k) -= factor * ddy_center_to_face(p, i, j, k, inv.y);
         if (three_d && box_w.contains(i, j, k)) w(i, j, k) -= factor * ddz_center_to_face(p, i, j, k, inv.z);
       });
+}
+
+void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
+                                         const StaggeredGrid& grid, const CorrectedBoundaries& corrected) {
+  require(grid::fits_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}),
+          "subtract_pressure_gradient_by_pairs: rows of odd length or fields not aligned to pairs of values");
+  const CorrectionBoxes boxes = correction_boxes(grid, corrected);
+  if (grid.three_d) {
+    correction_columns<true>(state, phi, factor, grid, boxes);
+  } else {
+    correction_columns<false>(state, phi, factor, grid, boxes);
+  }
 }
 
 }  // namespace eddy::operators

@@ -3,8 +3,6 @@
 // and a whole-field apply for the flow solver and the tests.
 #include "fields/field.hpp"
 
-#include <initializer_list>
-
 namespace eddy::solver {
 
 /// 1 / h^2 per axis; z is zero in 2D, where the z term of the stencil vanishes.
@@ -34,14 +32,9 @@ KOKKOS_INLINE_FUNCTION Real laplacian_at(const PhiField& phi, int i, int j, int 
   return laplacian_neighbours(phi, i, j, k, w) + w.diagonal() * phi(i, j, k);
 }
 
-/// Whether laplacian_by_pairs can run on `fields` (unpadded, of `shape`): rows of even length, data aligned to pairs.
-bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
-
-/// Whether apply_laplacian and residual take the pair loop: on GPUs wherever it fits (CPUs keep the 3D policy).
-bool use_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
-
 /// out = L(phi), or out = rhs - L(phi) where `rhs` is allocated, on the owned cells of `shape`, each thread marching
-/// a column of aligned cell pairs (two-value loads and stores) up z; requires fits_cell_pairs.
+/// a column of aligned cell pairs up z (grid/pair_columns.hpp); requires grid::fits_cell_pairs. apply_laplacian and
+/// residual take it on GPUs wherever it fits (grid::use_cell_pairs).
 void laplacian_by_pairs(Field out, Field phi, Field rhs, const fields::LocalShape& shape, const StencilWeights& w);
 
 /// out = L(phi) on the owned cells of `shape`; the ghosts of `phi` must be valid (halo exchange + pressure ghosts).

@@ -4,6 +4,7 @@
 #include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
+#include "grid/pair_columns.hpp"
 #include "solver/communication_scope.hpp"
 #include "solver/laplacian.hpp"
 
@@ -99,7 +100,7 @@ void residual_sums(Field x, Field b, const PoissonLevel& level, Buffer sums, con
 
 void residual(Field r, Field x, Field b, const PoissonLevel& level) {
   const auto w = level.weights();
-  if (use_cell_pairs(level.shape, {r, x, b})) {
+  if (grid::use_cell_pairs(level.shape, {r, x, b})) {
     laplacian_by_pairs(r, x, b, level.shape, w);
     return;
   }

@@ -13,6 +13,13 @@ TEST(Benchmarks, HaloAndReduceRunOnSmallProblems) {
   EXPECT_EQ(eddy::bench::run({"reduce", "--reps", "20", "--values", "3"}, context), 0);
 }
 
+// The flow benchmark checks each form of its kernels against production before timing it.
+TEST(Benchmarks, FlowKernelsRunAndAgreeWithProduction) {
+  eddy::parallel::Context context;
+  EXPECT_EQ(eddy::bench::run({"flow", "--n", "16", "--reps", "2"}, context), 0);
+  EXPECT_THROW(eddy::bench::run({"flow", "--n", "2"}, context), eddy::Error);
+}
+
 TEST(Benchmarks, StepRunsStrongAndWeakScaled) {
   eddy::parallel::Context context;
   EXPECT_EQ(eddy::bench::run({"step", "--n", "16", "--steps", "2", "--warmup", "1"}, context), 0);

@@ -1,6 +1,7 @@
 // The discrete Laplacian, the pressure ghost conditions, the deck-to-pressure boundary mapping, the multigrid
 // coarsening rule and the prolongation.
 #include "core/error.hpp"
+#include "grid/pair_columns.hpp"
 #include "poisson_test_support.hpp"
 #include "solver/laplacian.hpp"
 #include "solver/poisson_kernels.hpp"
@@ -74,7 +75,7 @@ TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
       Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(11 + setup.context->rank());
       Kokkos::fill_random(phi, pool, Real(-1), Real(1));
       Kokkos::fill_random(rhs, pool, Real(-1), Real(1));
-      ASSERT_TRUE(eddy::solver::fits_cell_pairs(shape, {out, phi, rhs}));
+      ASSERT_TRUE(eddy::grid::fits_cell_pairs(shape, {out, phi, rhs}));
       const auto w = eddy::solver::stencil_weights(setup.problem.spacing, dim);
       for (const bool with_rhs : {false, true}) {
         Kokkos::deep_copy(out, Real(-7));
@@ -90,12 +91,12 @@ TEST(PoissonOperator, PairLoopRefusesRowsOfOddLengthAndFieldsOfAnotherShape) {
   PoissonSetup setup(MPI_COMM_SELF, 3, {15, 4, 4}, eddy::testing::uniform_faces(PressureBoundary::neumann, 3));
   const auto& shape = setup.problem.shape;
   Field phi = eddy::fields::make_field("phi", shape), out = eddy::fields::make_field("out", shape);
-  EXPECT_FALSE(eddy::solver::fits_cell_pairs(shape, {out, phi}));
-  EXPECT_FALSE(eddy::solver::use_cell_pairs(shape, {out, phi}));
+  EXPECT_FALSE(eddy::grid::fits_cell_pairs(shape, {out, phi}));
+  EXPECT_FALSE(eddy::grid::use_cell_pairs(shape, {out, phi}));
   // Rows of even length, but a field of another shape.
   PoissonSetup even(MPI_COMM_SELF, 3, {16, 4, 4}, eddy::testing::uniform_faces(PressureBoundary::neumann, 3));
-  EXPECT_TRUE(eddy::solver::fits_cell_pairs(even.problem.shape, {}));
-  EXPECT_FALSE(eddy::solver::fits_cell_pairs(even.problem.shape, {phi}));
+  EXPECT_TRUE(eddy::grid::fits_cell_pairs(even.problem.shape, {}));
+  EXPECT_FALSE(eddy::grid::fits_cell_pairs(even.problem.shape, {phi}));
   EXPECT_THROW(eddy::solver::laplacian_by_pairs(out, phi, Field(), shape, eddy::solver::stencil_weights({1, 1, 1}, 3)),
                eddy::Error);
 }

@@ -1,0 +1,209 @@
+// `eddy bench flow`: the kernels of a time step outside the Poisson solver, each against the fastest streaming kernel
+// with its read/write mix over the same cell count: the velocity's Runge-Kutta stage (advection and diffusion of the
+// three components and the update; its mix differs by stage), the divergence and the pressure-gradient correction,
+// the last two also with one thread per point (their CPU loop).
+#include "bench/bench_support.hpp"
+#include "bench/benchmarks.hpp"
+#include "grid/cell_loops.hpp"
+#include "operators/difference.hpp"
+#include "operators/divergence.hpp"
+#include "operators/divergence_stencil.hpp"
+#include "operators/gradient.hpp"
+#include "time/momentum_stage.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace eddy::bench {
+namespace {
+
+/// Arrays a kernel reads and writes once per cell.
+struct Mix {
+  int reads, writes;
+  double bytes() const { return 8.0 * (reads + writes); }
+  bool operator==(const Mix& other) const { return reads == other.reads && writes == other.writes; }
+};
+
+struct Row {
+  std::string name;
+  Mix mix;
+  double seconds;  // median over the repetitions, slowest rank
+  bool stream = false;
+};
+
+constexpr int kMaxArrays = 6;
+
+struct StreamArrays {
+  const Real* in[kMaxArrays];
+  Real* out[kMaxArrays];
+};
+
+/// out_w = s * sum of the inputs for every output: Reads + Writes arrays streamed once (a pair of values per thread
+/// where `Pairs`, as the pair loops load them; `cells` must then be even).
+template <int Reads, int Writes, bool Pairs>
+void stream_mix(const StreamArrays& a, long long cells, Real s) {
+  constexpr int width = Pairs ? 2 : 1;
+  Kokkos::parallel_for(
+      "bench::stream_mix", Range(0, static_cast<int>(cells / width)), KOKKOS_LAMBDA(int q) {
+        if (Pairs) {
+          RealPair sum{0, 0};
+          for (int r = 0; r < Reads; ++r) {
+            const RealPair v = reinterpret_cast<const RealPair*>(a.in[r])[q];
+            sum.even += v.even;
+            sum.odd += v.odd;
+          }
+          for (int w = 0; w < Writes; ++w) reinterpret_cast<RealPair*>(a.out[w])[q] = {s * sum.even, s * sum.odd};
+        } else {
+          Real sum = 0;
+          for (int r = 0; r < Reads; ++r) sum += a.in[r][q];
+          for (int w = 0; w < Writes; ++w) a.out[w][q] = s * sum;
+        }
+      });
+}
+
+/// The divergence with one thread per owned cell (for_each_owned_cell).
+void divergence_by_cells(const fields::FlowState& state, Field out, const operators::StaggeredGrid& grid) {
+  const Field u = state.u, v = state.v, w = state.w;
+  const operators::InverseSpacing inv = grid.inv;
+  grid::for_each_owned_cell(
+      "bench::divergence_by_cells", grid.shape, KOKKOS_LAMBDA(int i, int j, int k) {
+        out(i, j, k) = operators::divergence_at_center(u, v, w, i, j, k, inv, true);
+      });
+}
+
+/// The pressure-gradient correction with one thread per owned cell (periodic box: every face box is the owned cells).
+void correction_by_cells(const fields::FlowState& state, Field p, Real factor, const operators::StaggeredGrid& grid) {
+  const Field u = state.u, v = state.v, w = state.w;
+  const operators::InverseSpacing inv = grid.inv;
+  grid::for_each_owned_cell(
+      "bench::correction_by_cells", grid.shape, KOKKOS_LAMBDA(int i, int j, int k) {
+        u(i, j, k) -= factor * operators::ddx_center_to_face(p, i, j, k, inv.x);
+        v(i, j, k) -= factor * operators::ddy_center_to_face(p, i, j, k, inv.y);
+        w(i, j, k) -= factor * operators::ddz_center_to_face(p, i, j, k, inv.z);
+      });
+}
+
+fields::FlowState random_state(const fields::LocalShape& shape, int rank) {
+  auto state = fields::FlowState::allocate(shape);
+  fill_random(state.u, rank);
+  fill_random(state.v, rank + 100);
+  fill_random(state.w, rank + 200);
+  fill_random(state.p, rank + 300);
+  return state;
+}
+
+void copy_state(const fields::FlowState& to, const fields::FlowState& from) {
+  Kokkos::deep_copy(to.u, from.u);
+  Kokkos::deep_copy(to.v, from.v);
+  Kokkos::deep_copy(to.w, from.w);
+  Kokkos::deep_copy(to.p, from.p);
+}
+
+}  // namespace
+
+int run_flow_bench(const std::vector<std::string>& args, parallel::Context& context) {
+  const Options options(args, {{"n", "128"}, {"reps", "20"}}, "flow");
+  if (print_usage_if_asked(options, context)) return 0;
+  const int n = static_cast<int>(options.integer("n", 4));
+  const int reps = static_cast<int>(options.integer("reps"));
+  parallel::Reducer reducer(context, config::CommBackend::automatic);
+
+  const grid::GlobalGrid global{3, {n, n, n}, {1, 1, 1}, {0, 0, 0}, {true, true, true}};
+  const auto decomp = grid::decompose(global, context.comm());
+  const auto shape = fields::local_shape(decomp, 1);
+  const auto flow_grid = operators::make_staggered_grid(decomp, shape);
+  const long long cells = decomp.local_cell_count();
+  std::vector<Row> rows;
+
+  // The floors: every mix the kernels below have, with one value and with a pair of values per thread.
+  std::vector<Buffer> buffers;
+  StreamArrays arrays{};
+  for (int b = 0; b < 2 * kMaxArrays; ++b) {
+    buffers.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::stream"), cells);
+    fill_random(buffers.back(), context.rank() + b);
+    if (b < kMaxArrays) arrays.in[b] = buffers.back().data();
+    if (b >= kMaxArrays) arrays.out[b - kMaxArrays] = buffers.back().data();
+  }
+  const auto add_streams = [&](Mix mix, const std::function<void()>& one, const std::function<void()>& pairs) {
+    const std::string name = "stream " + std::to_string(mix.reads) + " reads, " + std::to_string(mix.writes) + " writes";
+    rows.push_back({name, mix, time_kernel(one, reps, reducer), true});
+    if (cells % 2 == 0) rows.push_back({name + ", pairs", mix, time_kernel(pairs, reps, reducer), true});
+  };
+  const Real s = 0.25;
+  add_streams({3, 1}, [&] { stream_mix<3, 1, false>(arrays, cells, s); },
+              [&] { stream_mix<3, 1, true>(arrays, cells, s); });
+  add_streams({4, 3}, [&] { stream_mix<4, 3, false>(arrays, cells, s); },
+              [&] { stream_mix<4, 3, true>(arrays, cells, s); });
+  add_streams({3, 6}, [&] { stream_mix<3, 6, false>(arrays, cells, s); },
+              [&] { stream_mix<3, 6, true>(arrays, cells, s); });
+  add_streams({6, 6}, [&] { stream_mix<6, 6, false>(arrays, cells, s); },
+              [&] { stream_mix<6, 6, true>(arrays, cells, s); });
+  add_streams({6, 3}, [&] { stream_mix<6, 3, false>(arrays, cells, s); },
+              [&] { stream_mix<6, 3, true>(arrays, cells, s); });
+  buffers.clear();
+
+  // The velocity's stage, central advection (the deck default), in its three forms of an RK3 step: the first stage
+  // keeps R_k for the next, the second reads R_{k-1} and keeps R_k, the third reads R_{k-1} only.
+  const auto state = random_state(shape, context.rank());
+  {
+    time::MomentumStage stage(shape, false);
+    const Real viscosity = 1e-3;
+    const auto time_stage = [&](time::StageWeights weights) {
+      return time_kernel(
+          [&] { stage.compute(state, flow_grid, config::AdvectionScheme::central, viscosity, weights, {}); }, reps,
+          reducer);
+    };
+    rows.push_back({"velocity stage, first (keeps R)", {3, 6}, time_stage({1e-3, 0, true})});
+    rows.push_back({"velocity stage, second (reads, keeps R)", {6, 6}, time_stage({1e-3, -1e-3, true})});
+    rows.push_back({"velocity stage, third (reads R)", {6, 3}, time_stage({1e-3, -1e-3, false})});
+  }
+
+  // The divergence and the correction: every form must compute production's fields before its time means anything.
+  const Field div = fields::make_field("bench::div", shape), div_form = fields::make_field("bench::div_form", shape);
+  operators::compute_divergence(state, div, flow_grid, 1);
+  divergence_by_cells(state, div_form, flow_grid);
+  require(max_difference(div, div_form) < 1e-9 * n, "bench flow: the divergence by cells differs from production");
+  rows.push_back({"divergence (production)", {3, 1},
+                  time_kernel([&] { operators::compute_divergence(state, div, flow_grid, 1); }, reps, reducer)});
+  rows.push_back(
+      {"divergence, one cell/thread", {3, 1}, time_kernel([&] { divergence_by_cells(state, div, flow_grid); }, reps, reducer)});
+
+  const auto corrected = random_state(shape, context.rank()), corrected_form = random_state(shape, context.rank());
+  copy_state(corrected_form, corrected);
+  const Real factor = 1e-3;
+  operators::subtract_pressure_gradient(corrected, corrected.p, factor, flow_grid, {});
+  correction_by_cells(corrected_form, corrected_form.p, factor, flow_grid);
+  const Real correction_difference = std::max({max_difference(corrected.u, corrected_form.u),
+                                               max_difference(corrected.v, corrected_form.v),
+                                               max_difference(corrected.w, corrected_form.w)});
+  require(correction_difference < 1e-12, "bench flow: the gradient correction by cells differs from production");
+  rows.push_back({"gradient correction (production)", {4, 3},
+                  time_kernel([&] { operators::subtract_pressure_gradient(corrected, corrected.p, factor, flow_grid, {}); },
+                              reps, reducer)});
+  rows.push_back({"gradient correction, one cell/thread", {4, 3},
+                  time_kernel([&] { correction_by_cells(corrected, corrected.p, factor, flow_grid); }, reps, reducer)});
+
+  if (context.rank() == 0) {
+    std::printf("flow kernels benchmark: %d^3 cells on %d rank(s), %lld cells per rank, %d reps (median, slowest rank)\n",
+                n, context.size(), cells, reps);
+    std::printf("%-40s %6s %12s %10s %10s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
+    const auto floor_bandwidth = [&](const Mix& mix) {
+      double best = 0;
+      for (const auto& row : rows) {
+        if (row.stream && row.mix == mix) best = std::max(best, mix.bytes() * cells / row.seconds);
+      }
+      return best;
+    };
+    for (const auto& row : rows) {
+      const double bandwidth = row.mix.bytes() * cells / row.seconds;
+      std::printf("%-40s %6.0f %12.4f %10.1f %10.2f\n", row.name.c_str(), row.mix.bytes(), 1e3 * row.seconds,
+                  bandwidth / 1e9, bandwidth / floor_bandwidth(row.mix));
+    }
+    std::printf("floor: the fastest stream with the row's reads and writes per cell (one value or a pair per thread)\n");
+  }
+  return 0;
+}
+
+}  // namespace eddy::bench

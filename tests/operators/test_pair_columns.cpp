@@ -1,0 +1,150 @@
+// The GPU forms of the projection's kernels (columns of cell pairs marched up z, grid/pair_columns.hpp) against the
+// staggered differences evaluated point by point on the host: divergence at the owned cells, the pressure-gradient
+// correction on each component's face box, every other point left as it was. They run on every backend here.
+#include "core/error.hpp"
+#include "grid/decomposition.hpp"
+#include "grid/pair_columns.hpp"
+#include "operators/divergence.hpp"
+#include "operators/gradient.hpp"
+
+#include <gtest/gtest.h>
+#include <Kokkos_Random.hpp>
+
+#include <cmath>
+#include <mpi.h>
+
+namespace {
+
+using eddy::Field;
+using eddy::Real;
+using eddy::operators::CorrectedBoundaries;
+using eddy::operators::StaggeredGrid;
+
+constexpr Real kUntouched = -7;
+
+struct Block {
+  eddy::grid::Decomposition decomp;
+  StaggeredGrid grid;
+  eddy::fields::FlowState state;
+};
+
+// More than one tile of pairs along x and of rows along y, and more than one column chunk along z (the last one
+// short); walls on x and y, so the face boxes of the correction differ from the owned cells there.
+Block make_block(int dim, int ghost) {
+  eddy::grid::GlobalGrid g;
+  g.dim = dim;
+  g.cells = {72, 20, dim == 3 ? 36 : 1};
+  g.length = {1.0, 0.75, 1.5};
+  g.periodic = {false, false, true};
+  Block b;
+  b.decomp = eddy::grid::decompose(g, MPI_COMM_WORLD);
+  const auto shape = eddy::fields::local_shape(b.decomp, ghost);
+  b.grid = eddy::operators::make_staggered_grid(b.decomp, shape);
+  b.state = eddy::fields::FlowState::allocate(shape);
+  Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(29 + b.decomp.rank);
+  for (const Field& f : {b.state.u, b.state.v, b.state.w, b.state.p}) Kokkos::fill_random(f, pool, Real(-1), Real(1));
+  return b;
+}
+
+using Host = Field::host_mirror_type;
+// A copy on the host (never an alias, also where the field already lives there).
+Host on_host(const Field& f) {
+  Host copy = Kokkos::create_mirror(Kokkos::HostSpace(), f);
+  Kokkos::deep_copy(copy, f);
+  return copy;
+}
+
+bool differs(Real value, Real expected) { return !(std::abs(value - expected) <= 1e-10 * (1 + std::abs(expected))); }
+
+// Points of `div` that differ from scale * div(u) on the owned cells, or from kUntouched elsewhere.
+int divergence_mismatches(const Block& b, const Field& div, Real scale) {
+  const Host u = on_host(b.state.u), v = on_host(b.state.v), w = on_host(b.state.w), d = on_host(div);
+  const auto& s = b.grid.shape;
+  const auto& inv = b.grid.inv;
+  const int g = s.ghost;
+  int mismatches = 0;
+  for (int k = 0; k < s.extent(2); ++k)
+    for (int j = 0; j < s.extent(1); ++j)
+      for (int i = 0; i < s.extent(0); ++i) {
+        const bool owned = i >= g && i < g + s.cells[0] && j >= g && j < g + s.cells[1] && k >= g && k < g + s.cells[2];
+        Real expected = kUntouched;
+        if (owned) {
+          expected = (u(i, j, k) - u(i - 1, j, k)) * inv.x + (v(i, j, k) - v(i, j - 1, k)) * inv.y;
+          if (b.grid.three_d) expected += (w(i, j, k) - w(i, j, k - 1)) * inv.z;
+          expected *= scale;
+        }
+        mismatches += differs(d(i, j, k), expected);
+      }
+  return mismatches;
+}
+
+// Points of the corrected component `after` (axis a) that differ from before - factor * d(phi)/dx_a on its face box
+// (grid.face_box with the corrected sides), or from `before` elsewhere.
+int correction_mismatches(const Block& b, const Host& before, const Field& after, const Host& phi, int a, Real factor,
+                          const CorrectedBoundaries& corrected) {
+  const Host now = on_host(after);
+  const auto& s = b.grid.shape;
+  const Real inv[3] = {b.grid.inv.x, b.grid.inv.y, b.grid.inv.z};
+  const auto [lo, hi] = b.grid.face_box(a, corrected[a][0], corrected[a][1]);
+  const bool moves = a < b.grid.components();
+  int mismatches = 0;
+  for (int k = 0; k < s.extent(2); ++k)
+    for (int j = 0; j < s.extent(1); ++j)
+      for (int i = 0; i < s.extent(0); ++i) {
+        const bool in_box = i >= lo[0] && i < hi[0] && j >= lo[1] && j < hi[1] && k >= lo[2] && k < hi[2];
+        Real expected = before(i, j, k);
+        if (moves && in_box) {
+          const Real high = phi(i + (a == 0), j + (a == 1), k + (a == 2));
+          expected -= factor * (high - phi(i, j, k)) * inv[a];
+        }
+        mismatches += differs(now(i, j, k), expected);
+      }
+  return mismatches;
+}
+
+}  // namespace
+
+TEST(PairColumns, DivergenceMatchesTheDifferencesCellByCell) {
+  for (int dim : {2, 3}) {
+    for (int ghost : {1, 2}) {
+      const Block b = make_block(dim, ghost);
+      const Field div = eddy::fields::make_field("div", b.grid.shape);
+      ASSERT_TRUE(eddy::grid::fits_cell_pairs(b.grid.shape, {b.state.u, b.state.v, b.state.w, div}));
+      Kokkos::deep_copy(div, kUntouched);
+      eddy::operators::compute_divergence_by_pairs(b.state, div, b.grid, 0.5);
+      EXPECT_EQ(divergence_mismatches(b, div, 0.5), 0) << "dim " << dim << ", ghost " << ghost;
+    }
+  }
+}
+
+TEST(PairColumns, GradientCorrectionMovesEachComponentOnItsFaceBoxOnly) {
+  const CorrectedBoundaries none{}, outflows{{{true, false}, {false, true}, {true, true}}};
+  for (int dim : {2, 3}) {
+    for (int ghost : {1, 2}) {
+      for (const CorrectedBoundaries& corrected : {none, outflows}) {
+        const Block b = make_block(dim, ghost);
+        const Field components[3] = {b.state.u, b.state.v, b.state.w};
+        const Host before[3] = {on_host(b.state.u), on_host(b.state.v), on_host(b.state.w)};
+        const Host phi = on_host(b.state.p);
+        eddy::operators::subtract_pressure_gradient_by_pairs(b.state, b.state.p, 0.8, b.grid, corrected);
+        for (int a = 0; a < 3; ++a) {
+          EXPECT_EQ(correction_mismatches(b, before[a], components[a], phi, a, 0.8, corrected), 0)
+              << "dim " << dim << ", ghost " << ghost << ", component " << a << ", outflows " << corrected[0][0];
+        }
+      }
+    }
+  }
+}
+
+TEST(PairColumns, RefuseRowsOfOddLength) {
+  eddy::grid::GlobalGrid g;
+  g.dim = 3;
+  g.cells = {15, 4, 4};
+  const auto decomp = eddy::grid::decompose(g, MPI_COMM_SELF);
+  const auto shape = eddy::fields::local_shape(decomp, 1);
+  const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
+  const auto state = eddy::fields::FlowState::allocate(shape);
+  EXPECT_FALSE(eddy::grid::fits_cell_pairs(shape, {state.u}));
+  EXPECT_THROW(eddy::operators::compute_divergence_by_pairs(state, state.p, grid, 1), eddy::Error);
+  EXPECT_THROW(eddy::operators::subtract_pressure_gradient_by_pairs(state, state.p, 1, grid, {}), eddy::Error);
+}
