@@ -29,6 +29,7 @@ for tile in ${EDDY_TILE_SWEEP:-}; do
   run "stencil_tile_${tile//,/_}" env EDDY_STENCIL_TILE="$tile" "$eddy" bench stencil --n "$size"
 done
 run stencil "$eddy" bench stencil --n "$size"
+run flow "$eddy" bench flow --n "$size"
 run torch python3 tests/perf/torch_stencil.py --n "$size"
 run poisson "$eddy" bench poisson --n "$size"
 run poisson_post "$eddy" bench poisson --n "$size" --pre_smooth 0 --post_smooth 2
@@ -74,7 +75,7 @@ fi
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
+for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
   halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2strong poisson_small step1_small; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
