@@ -63,6 +63,21 @@ void stream_mix(const StreamArrays& a, long long cells, Real s) {
       });
 }
 
+/// out_w += s * in_0 for Updates outputs: Updates + 1 reads and Updates writes, the outputs updated in place as the
+/// gradient correction updates the velocity (a pair of values per thread; `cells` even).
+template <int Updates>
+void stream_update_pairs(const StreamArrays& a, long long cells, Real s) {
+  Kokkos::parallel_for(
+      "bench::stream_update_pairs", Range(0, static_cast<int>(cells / 2)), KOKKOS_LAMBDA(int q) {
+        const RealPair d = reinterpret_cast<const RealPair*>(a.in[0])[q];
+        RealPair values[Updates];
+        for (int w = 0; w < Updates; ++w) values[w] = reinterpret_cast<const RealPair*>(a.out[w])[q];
+        for (int w = 0; w < Updates; ++w) {
+          reinterpret_cast<RealPair*>(a.out[w])[q] = {values[w].even + s * d.even, values[w].odd + s * d.odd};
+        }
+      });
+}
+
 /// The divergence with one thread per owned cell (for_each_owned_cell).
 void divergence_by_cells(const fields::FlowState& state, Field out, const operators::StaggeredGrid& grid) {
   const Field u = state.u, v = state.v, w = state.w;
@@ -127,21 +142,28 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
     if (b >= kMaxArrays) arrays.out[b - kMaxArrays] = buffers.back().data();
   }
   const auto add_streams = [&](Mix mix, const std::function<void()>& one, const std::function<void()>& pairs) {
-    const std::string name = "stream " + std::to_string(mix.reads) + " reads, " + std::to_string(mix.writes) + " writes";
+    const std::string name =
+        "stream " + std::to_string(mix.reads) + " reads, " + std::to_string(mix.writes) + " writes";
     rows.push_back({name, mix, time_kernel(one, reps, reducer), true});
     if (cells % 2 == 0) rows.push_back({name + ", pairs", mix, time_kernel(pairs, reps, reducer), true});
   };
   const Real s = 0.25;
-  add_streams({3, 1}, [&] { stream_mix<3, 1, false>(arrays, cells, s); },
-              [&] { stream_mix<3, 1, true>(arrays, cells, s); });
-  add_streams({4, 3}, [&] { stream_mix<4, 3, false>(arrays, cells, s); },
-              [&] { stream_mix<4, 3, true>(arrays, cells, s); });
-  add_streams({3, 6}, [&] { stream_mix<3, 6, false>(arrays, cells, s); },
-              [&] { stream_mix<3, 6, true>(arrays, cells, s); });
-  add_streams({6, 6}, [&] { stream_mix<6, 6, false>(arrays, cells, s); },
-              [&] { stream_mix<6, 6, true>(arrays, cells, s); });
-  add_streams({6, 3}, [&] { stream_mix<6, 3, false>(arrays, cells, s); },
-              [&] { stream_mix<6, 3, true>(arrays, cells, s); });
+  add_streams(
+      {3, 1}, [&] { stream_mix<3, 1, false>(arrays, cells, s); }, [&] { stream_mix<3, 1, true>(arrays, cells, s); });
+  add_streams(
+      {4, 3}, [&] { stream_mix<4, 3, false>(arrays, cells, s); }, [&] { stream_mix<4, 3, true>(arrays, cells, s); });
+  if (cells % 2 == 0) {
+    rows.push_back({"stream 4 reads, 3 of them updated, pairs",
+                    {4, 3},
+                    time_kernel([&] { stream_update_pairs<3>(arrays, cells, s); }, reps, reducer),
+                    true});
+  }
+  add_streams(
+      {3, 6}, [&] { stream_mix<3, 6, false>(arrays, cells, s); }, [&] { stream_mix<3, 6, true>(arrays, cells, s); });
+  add_streams(
+      {6, 6}, [&] { stream_mix<6, 6, false>(arrays, cells, s); }, [&] { stream_mix<6, 6, true>(arrays, cells, s); });
+  add_streams(
+      {6, 3}, [&] { stream_mix<6, 3, false>(arrays, cells, s); }, [&] { stream_mix<6, 3, true>(arrays, cells, s); });
   buffers.clear();
 
   // The velocity's stage, central advection (the deck default), in its three forms of an RK3 step: the first stage
@@ -155,9 +177,9 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
           [&] { stage.compute(state, flow_grid, config::AdvectionScheme::central, viscosity, weights, {}); }, reps,
           reducer);
     };
-    rows.push_back({"velocity stage, first (keeps R)", {3, 6}, time_stage({1e-3, 0, true})});
-    rows.push_back({"velocity stage, second (reads, keeps R)", {6, 6}, time_stage({1e-3, -1e-3, true})});
-    rows.push_back({"velocity stage, third (reads R)", {6, 3}, time_stage({1e-3, -1e-3, false})});
+    rows.push_back({"velocity stage 1 (keeps R)", {3, 6}, time_stage({1e-3, 0, true})});
+    rows.push_back({"velocity stage 2 (reads, keeps R)", {6, 6}, time_stage({1e-3, -1e-3, true})});
+    rows.push_back({"velocity stage 3 (reads R)", {6, 3}, time_stage({1e-3, -1e-3, false})});
   }
 
   // The divergence and the correction: every form must compute production's fields before its time means anything.
@@ -165,29 +187,35 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   operators::compute_divergence(state, div, flow_grid, 1);
   divergence_by_cells(state, div_form, flow_grid);
   require(max_difference(div, div_form) < 1e-9 * n, "bench flow: the divergence by cells differs from production");
-  rows.push_back({"divergence (production)", {3, 1},
+  rows.push_back({"divergence (production)",
+                  {3, 1},
                   time_kernel([&] { operators::compute_divergence(state, div, flow_grid, 1); }, reps, reducer)});
-  rows.push_back(
-      {"divergence, one cell/thread", {3, 1}, time_kernel([&] { divergence_by_cells(state, div, flow_grid); }, reps, reducer)});
+  rows.push_back({"divergence, one cell/thread",
+                  {3, 1},
+                  time_kernel([&] { divergence_by_cells(state, div, flow_grid); }, reps, reducer)});
 
   const auto corrected = random_state(shape, context.rank()), corrected_form = random_state(shape, context.rank());
   copy_state(corrected_form, corrected);
   const Real factor = 1e-3;
   operators::subtract_pressure_gradient(corrected, corrected.p, factor, flow_grid, {});
   correction_by_cells(corrected_form, corrected_form.p, factor, flow_grid);
-  const Real correction_difference = std::max({max_difference(corrected.u, corrected_form.u),
-                                               max_difference(corrected.v, corrected_form.v),
-                                               max_difference(corrected.w, corrected_form.w)});
+  const Real correction_difference =
+      std::max({max_difference(corrected.u, corrected_form.u), max_difference(corrected.v, corrected_form.v),
+                max_difference(corrected.w, corrected_form.w)});
   require(correction_difference < 1e-12, "bench flow: the gradient correction by cells differs from production");
-  rows.push_back({"gradient correction (production)", {4, 3},
-                  time_kernel([&] { operators::subtract_pressure_gradient(corrected, corrected.p, factor, flow_grid, {}); },
-                              reps, reducer)});
-  rows.push_back({"gradient correction, one cell/thread", {4, 3},
+  rows.push_back(
+      {"gradient correction (production)",
+       {4, 3},
+       time_kernel([&] { operators::subtract_pressure_gradient(corrected, corrected.p, factor, flow_grid, {}); }, reps,
+                   reducer)});
+  rows.push_back({"gradient correction, one cell/thread",
+                  {4, 3},
                   time_kernel([&] { correction_by_cells(corrected, corrected.p, factor, flow_grid); }, reps, reducer)});
 
   if (context.rank() == 0) {
-    std::printf("flow kernels benchmark: %d^3 cells on %d rank(s), %lld cells per rank, %d reps (median, slowest rank)\n",
-                n, context.size(), cells, reps);
+    std::printf(
+        "flow kernels benchmark: %d^3 cells on %d rank(s), %lld cells per rank, %d reps (median, slowest rank)\n", n,
+        context.size(), cells, reps);
     std::printf("%-40s %6s %12s %10s %10s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
     const auto floor_bandwidth = [&](const Mix& mix) {
       double best = 0;
@@ -201,7 +229,8 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
       std::printf("%-40s %6.0f %12.4f %10.1f %10.2f\n", row.name.c_str(), row.mix.bytes(), 1e3 * row.seconds,
                   bandwidth / 1e9, bandwidth / floor_bandwidth(row.mix));
     }
-    std::printf("floor: the fastest stream with the row's reads and writes per cell (one value or a pair per thread)\n");
+    std::printf(
+        "floor: the fastest stream with the row's reads and writes per cell (one value or a pair per thread)\n");
   }
   return 0;
 }

@@ -30,7 +30,9 @@ bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Fiel
 bool use_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
 
 /// The pair of values at flat offset `p` (even) of `f`.
-KOKKOS_FORCEINLINE_FUNCTION RealPair load_pair(const Real* f, int p) { return *reinterpret_cast<const RealPair*>(f + p); }
+KOKKOS_FORCEINLINE_FUNCTION RealPair load_pair(const Real* f, int p) {
+  return *reinterpret_cast<const RealPair*>(f + p);
+}
 
 /// Stores the cells of `value` at flat offset `p` of `f` that lie in the column's box.
 KOKKOS_FORCEINLINE_FUNCTION void store_pair(Real* f, int p, const RealPair& value, bool first_in, bool second_in) {
@@ -44,8 +46,9 @@ KOKKOS_FORCEINLINE_FUNCTION void store_pair(Real* f, int p, const RealPair& valu
 }
 
 /// Runs march(PairColumn) over the box [lo, hi) of view indices, a column of up to kPairPlanes planes per thread
-/// (a box of fewer than 2^31 threads' worth of columns). The caller checks fits_cell_pairs for its fields.
-template <class March>
+/// (a box of fewer than 2^31 threads' worth of columns), with at least MinBlocks blocks resident per multiprocessor
+/// (0: as many as the registers allow). The caller checks fits_cell_pairs for its fields.
+template <int MinBlocks = 0, class March>
 void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& march) {
   if (hi[0] <= lo[0] || hi[1] <= lo[1] || hi[2] <= lo[2]) return;
   const int lo_pair = lo[0] / 2, hi_pair = (hi[0] - 1) / 2;
@@ -56,8 +59,8 @@ void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& marc
   const long long threads = static_cast<long long>(tiles_x) * tiles_y * chunks * tile_threads;
   require(threads < std::numeric_limits<int>::max(),
           std::string(label) + ": " + std::to_string(threads) + " threads are beyond 2^31: use more ranks");
-  using Policy =
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<tile_threads>>;
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight,
+                                     Kokkos::LaunchBounds<tile_threads, MinBlocks>>;
   Kokkos::parallel_for(
       label, Policy(0, static_cast<int>(threads)), KOKKOS_LAMBDA(int t) {
         const int lane = t % tile_threads, tile = t / tile_threads, rest = tile / tiles_x;

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <Kokkos_Random.hpp>
 
-#include <cmath>
 #include <mpi.h>
+#include <cmath>
 
 namespace {
 
