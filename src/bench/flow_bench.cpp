@@ -9,9 +9,11 @@
 #include "operators/divergence.hpp"
 #include "operators/divergence_stencil.hpp"
 #include "operators/gradient.hpp"
+#include "time/flow_diagnostics.hpp"
 #include "time/momentum_stage.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -76,6 +78,27 @@ void stream_update_pairs(const StreamArrays& a, long long cells, Real s) {
           reinterpret_cast<RealPair*>(a.out[w])[q] = {values[w].even + s * d.even, values[w].odd + s * d.odd};
         }
       });
+}
+
+/// The sum of Reads arrays (a pair of values per thread where `Pairs`): the streaming floor of a reduction over them.
+template <int Reads, bool Pairs>
+Real stream_sum(const StreamArrays& a, long long cells) {
+  constexpr int width = Pairs ? 2 : 1;
+  Real total = 0;
+  Kokkos::parallel_reduce(
+      "bench::stream_sum", Range(0, static_cast<int>(cells / width)),
+      KOKKOS_LAMBDA(int q, Real& sum) {
+        for (int r = 0; r < Reads; ++r) {
+          if (Pairs) {
+            const RealPair v = reinterpret_cast<const RealPair*>(a.in[r])[q];
+            sum += v.even + v.odd;
+          } else {
+            sum += a.in[r][q];
+          }
+        }
+      },
+      total);
+  return total;
 }
 
 /// The divergence with one thread per owned cell (for_each_owned_cell).
@@ -150,6 +173,10 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   const Real s = 0.25;
   add_streams(
       {3, 1}, [&] { stream_mix<3, 1, false>(arrays, cells, s); }, [&] { stream_mix<3, 1, true>(arrays, cells, s); });
+  Real sink = 0;  // keeps the sums alive
+  add_streams(
+      {3, 0}, [&] { sink += stream_sum<3, false>(arrays, cells); },
+      [&] { sink += stream_sum<3, true>(arrays, cells); });
   add_streams(
       {4, 3}, [&] { stream_mix<4, 3, false>(arrays, cells, s); }, [&] { stream_mix<4, 3, true>(arrays, cells, s); });
   if (cells % 2 == 0) {
@@ -211,6 +238,20 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   rows.push_back({"gradient correction, one cell/thread",
                   {4, 3},
                   time_kernel([&] { correction_by_cells(corrected, corrected.p, factor, flow_grid); }, reps, reducer)});
+
+  // The step's flow diagnostics (energy, max |div u|, CFL rate): a reduction reading the three components.
+  time::LocalDiagnostics by_pairs, by_cells;
+  rows.push_back({"flow diagnostics (production)",
+                  {3, 0},
+                  time_kernel([&] { by_pairs = time::local_flow_diagnostics(state, flow_grid); }, reps, reducer)});
+  rows.push_back(
+      {"flow diagnostics, one cell/thread",
+       {3, 0},
+       time_kernel([&] { by_cells = time::local_flow_diagnostics_by_cells(state, flow_grid); }, reps, reducer)});
+  require(std::abs(by_pairs.kinetic_energy - by_cells.kinetic_energy) <= 1e-9 * by_cells.kinetic_energy &&
+              by_pairs.max_divergence == by_cells.max_divergence && by_pairs.velocity_rate == by_cells.velocity_rate,
+          "bench flow: the flow diagnostics by cells differ from production");
+  require(std::isfinite(sink), "bench flow: the summing streams read non-finite values");
 
   if (context.rank() == 0) {
     std::printf(

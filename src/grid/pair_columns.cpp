@@ -1,6 +1,7 @@
 #include "grid/pair_columns.hpp"
 
 #include <cstdint>
+#include <limits>
 
 namespace eddy::grid {
 
@@ -15,6 +16,22 @@ bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Fiel
     if (!unpadded_shape || !aligned) return false;
   }
   return true;
+}
+
+PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi) {
+  PairTiling t;
+  if (hi[0] <= lo[0] || hi[1] <= lo[1] || hi[2] <= lo[2]) return t;
+  t.lo_pair = lo[0] / 2;
+  t.hi_pair = (hi[0] - 1) / 2;
+  t.x0 = lo[0], t.x1 = hi[0], t.y0 = lo[1], t.y1 = hi[1], t.z0 = lo[2], t.z1 = hi[2];
+  t.tiles_x = (t.hi_pair - t.lo_pair + kPairTile) / kPairTile;
+  t.tiles_y = (hi[1] - lo[1] + kPairRows - 1) / kPairRows;
+  const int chunks = (hi[2] - lo[2] + kPairPlanes - 1) / kPairPlanes;
+  const long long threads = static_cast<long long>(t.tiles_x) * t.tiles_y * chunks * kPairTile * kPairRows;
+  require(threads < std::numeric_limits<int>::max(),
+          label + ": " + std::to_string(threads) + " threads are beyond 2^31: use more ranks");
+  t.threads = static_cast<int>(threads);
+  return t;
 }
 
 bool use_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields) {

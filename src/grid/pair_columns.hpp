@@ -9,8 +9,9 @@
 #include "fields/field.hpp"
 
 #include <initializer_list>
-#include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace eddy::grid {
 
@@ -18,8 +19,8 @@ constexpr int kPairTile = 32, kPairRows = 8, kPairPlanes = 8;
 
 /// One thread's work: cells (i, i + 1) of row j (i even) for planes [k0, k1), and which of the two lie in the box.
 struct PairColumn {
-  int i, j, k0, k1;
-  bool first_in, second_in;
+  int i = 0, j = 0, k0 = 0, k1 = 0;
+  bool first_in = false, second_in = false;
 };
 
 /// Whether `fields` (unallocated ones skipped) can be marched by pairs: rows of even length, and every field unpadded,
@@ -45,32 +46,61 @@ KOKKOS_FORCEINLINE_FUNCTION void store_pair(Real* f, int p, const RealPair& valu
   }
 }
 
-/// Runs march(PairColumn) over the box [lo, hi) of view indices, a column of up to kPairPlanes planes per thread
-/// (a box of fewer than 2^31 threads' worth of columns), with at least MinBlocks blocks resident per multiprocessor
-/// (0: as many as the registers allow). The caller checks fits_cell_pairs for its fields.
+/// How the threads of a pair loop map onto the columns of a box [lo, hi) of view indices.
+struct PairTiling {
+  int lo_pair = 0, hi_pair = -1, x0 = 0, x1 = 0, y0 = 0, y1 = 0, z0 = 0, z1 = 0, tiles_x = 0, tiles_y = 0;
+  int threads = 0;
+
+  /// Thread t's column; false for a thread beyond the box.
+  KOKKOS_INLINE_FUNCTION bool column(int t, PairColumn& c) const {
+    constexpr int tile_threads = kPairTile * kPairRows;
+    const int lane = t % tile_threads, tile = t / tile_threads, rest = tile / tiles_x;
+    const int pair = lo_pair + (tile % tiles_x) * kPairTile + lane % kPairTile;
+    c.j = y0 + (rest % tiles_y) * kPairRows + lane / kPairTile;
+    if (pair > hi_pair || c.j >= y1) return false;
+    c.i = 2 * pair;
+    c.k0 = z0 + (rest / tiles_y) * kPairPlanes;
+    c.k1 = c.k0 + kPairPlanes < z1 ? c.k0 + kPairPlanes : z1;
+    c.first_in = c.i >= x0 && c.i < x1;
+    c.second_in = c.i + 1 >= x0 && c.i + 1 < x1;
+    return true;
+  }
+};
+
+/// The tiling of [lo, hi) (no threads for an empty box); throws when it needs 2^31 threads or more.
+PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi);
+
+/// The 1D policy of a pair loop: one tile of kPairTile x kPairRows threads per block, at least MinBlocks blocks
+/// resident per multiprocessor (0: as many as the registers allow).
+template <int MinBlocks>
+using PairPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight,
+                                       Kokkos::LaunchBounds<kPairTile * kPairRows, MinBlocks>>;
+
+/// Runs march(PairColumn) over the box [lo, hi) of view indices, a column of up to kPairPlanes planes per thread, with
+/// at least MinBlocks blocks resident per multiprocessor. The caller checks fits_cell_pairs for its fields.
 template <int MinBlocks = 0, class March>
 void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& march) {
-  if (hi[0] <= lo[0] || hi[1] <= lo[1] || hi[2] <= lo[2]) return;
-  const int lo_pair = lo[0] / 2, hi_pair = (hi[0] - 1) / 2;
-  const int x0 = lo[0], x1 = hi[0], y0 = lo[1], y1 = hi[1], z0 = lo[2], z1 = hi[2];
-  const int tiles_x = (hi_pair - lo_pair + kPairTile) / kPairTile, tiles_y = (y1 - y0 + kPairRows - 1) / kPairRows;
-  const int chunks = (z1 - z0 + kPairPlanes - 1) / kPairPlanes;
-  constexpr int tile_threads = kPairTile * kPairRows;
-  const long long threads = static_cast<long long>(tiles_x) * tiles_y * chunks * tile_threads;
-  require(threads < std::numeric_limits<int>::max(),
-          std::string(label) + ": " + std::to_string(threads) + " threads are beyond 2^31: use more ranks");
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight,
-                                     Kokkos::LaunchBounds<tile_threads, MinBlocks>>;
+  const PairTiling tiling = pair_tiling(label, lo, hi);
+  if (tiling.threads == 0) return;
   Kokkos::parallel_for(
-      label, Policy(0, static_cast<int>(threads)), KOKKOS_LAMBDA(int t) {
-        const int lane = t % tile_threads, tile = t / tile_threads, rest = tile / tiles_x;
-        const int pair = lo_pair + (tile % tiles_x) * kPairTile + lane % kPairTile;
-        const int j = y0 + (rest % tiles_y) * kPairRows + lane / kPairTile;
-        if (pair > hi_pair || j >= y1) return;
-        const int i = 2 * pair;
-        const int k0 = z0 + (rest / tiles_y) * kPairPlanes, k1 = k0 + kPairPlanes < z1 ? k0 + kPairPlanes : z1;
-        march(PairColumn{i, j, k0, k1, i >= x0 && i < x1, i + 1 >= x0 && i + 1 < x1});
+      label, PairPolicy<MinBlocks>(0, tiling.threads), KOKKOS_LAMBDA(int t) {
+        PairColumn c;
+        if (tiling.column(t, c)) march(c);
       });
+}
+
+/// Reduces march(PairColumn, value) over the box [lo, hi) as for_each_pair_column into `result` (a Kokkos reducer).
+template <int MinBlocks = 0, class March, class Result>
+void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, const March& march, Result&& result) {
+  const PairTiling tiling = pair_tiling(label, lo, hi);
+  using Value = typename std::decay_t<Result>::value_type;
+  Kokkos::parallel_reduce(
+      label, PairPolicy<MinBlocks>(0, tiling.threads),
+      KOKKOS_LAMBDA(int t, Value& value) {
+        PairColumn c;
+        if (tiling.column(t, c)) march(c, value);
+      },
+      std::forward<Result>(result));
 }
 
 }  // namespace eddy::grid

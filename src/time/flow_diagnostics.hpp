@@ -12,7 +12,17 @@ struct LocalDiagnostics {
   Real velocity_rate = 0;   ///< max(|u|/dx + |v|/dy + |w|/dz) per cell, from the larger of each pair of faces
 };
 
-/// Computes the rank's diagnostics; the velocity ghosts must be valid.
+/// Computes the rank's diagnostics; the velocity ghosts must be valid. On GPUs by columns of cell pairs where the
+/// fields allow (grid/pair_columns.hpp).
 LocalDiagnostics local_flow_diagnostics(const fields::FlowState& state, const operators::StaggeredGrid& grid);
+
+/// local_flow_diagnostics with one thread per owned cell on GPUs (the 3D policy on CPUs).
+LocalDiagnostics local_flow_diagnostics_by_cells(const fields::FlowState& state, const operators::StaggeredGrid& grid);
+
+/// local_flow_diagnostics with one thread per owned cell on GPUs (the 3D policy on CPUs).
+LocalDiagnostics local_flow_diagnostics_by_cells(const fields::FlowState& state, const operators::StaggeredGrid& grid);
+
+/// local_flow_diagnostics by columns of cell pairs on any backend; requires grid::fits_cell_pairs for the velocity.
+LocalDiagnostics local_flow_diagnostics_by_pairs(const fields::FlowState& state, const operators::StaggeredGrid& grid);
 
 }  // namespace eddy::time

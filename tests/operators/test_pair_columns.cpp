@@ -1,17 +1,21 @@
 // The GPU forms of the projection's kernels (columns of cell pairs marched up z, grid/pair_columns.hpp) against the
 // staggered differences evaluated point by point on the host: divergence at the owned cells, the pressure-gradient
-// correction on each component's face box, every other point left as it was. They run on every backend here.
+// correction on each component's face box (every other point left as it was), and the step's flow diagnostics. They
+// run on every backend here.
 #include "core/error.hpp"
 #include "grid/decomposition.hpp"
 #include "grid/pair_columns.hpp"
 #include "operators/divergence.hpp"
 #include "operators/gradient.hpp"
+#include "time/flow_diagnostics.hpp"
 
 #include <gtest/gtest.h>
 #include <Kokkos_Random.hpp>
 
 #include <mpi.h>
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace {
 
@@ -102,6 +106,39 @@ int correction_mismatches(const Block& b, const Host& before, const Field& after
   return mismatches;
 }
 
+// The rank's flow diagnostics summed cell by cell on the host: energy, max |div u| and max CFL rate.
+eddy::time::LocalDiagnostics host_diagnostics(const Block& b) {
+  const Host u = on_host(b.state.u), v = on_host(b.state.v), w = on_host(b.state.w);
+  const auto& s = b.grid.shape;
+  const auto& inv = b.grid.inv;
+  const int g = s.ghost;
+  eddy::time::LocalDiagnostics d;
+  for (int k = g; k < g + s.cells[2]; ++k)
+    for (int j = g; j < g + s.cells[1]; ++j)
+      for (int i = g; i < g + s.cells[0]; ++i) {
+        Real energy = u(i, j, k) * u(i, j, k) + v(i, j, k) * v(i, j, k);
+        Real div = (u(i, j, k) - u(i - 1, j, k)) * inv.x + (v(i, j, k) - v(i, j - 1, k)) * inv.y;
+        Real rate = std::max(std::abs(u(i - 1, j, k)), std::abs(u(i, j, k))) * inv.x +
+                    std::max(std::abs(v(i, j - 1, k)), std::abs(v(i, j, k))) * inv.y;
+        if (b.grid.three_d) {
+          energy += w(i, j, k) * w(i, j, k);
+          div += (w(i, j, k) - w(i, j, k - 1)) * inv.z;
+          rate += std::max(std::abs(w(i, j, k - 1)), std::abs(w(i, j, k))) * inv.z;
+        }
+        d.kinetic_energy += 0.5 * energy * b.grid.cell_volume();
+        d.max_divergence = std::max(d.max_divergence, std::abs(div));
+        d.velocity_rate = std::max(d.velocity_rate, rate);
+      }
+  return d;
+}
+
+void expect_close(const eddy::time::LocalDiagnostics& got, const eddy::time::LocalDiagnostics& expected,
+                  const std::string& label) {
+  EXPECT_NEAR(got.kinetic_energy, expected.kinetic_energy, 1e-12 * expected.kinetic_energy) << label;
+  EXPECT_NEAR(got.max_divergence, expected.max_divergence, 1e-12 * expected.max_divergence) << label;
+  EXPECT_NEAR(got.velocity_rate, expected.velocity_rate, 1e-12 * expected.velocity_rate) << label;
+}
+
 }  // namespace
 
 TEST(PairColumns, DivergenceMatchesTheDifferencesCellByCell) {
@@ -147,4 +184,34 @@ TEST(PairColumns, RefuseRowsOfOddLength) {
   EXPECT_FALSE(eddy::grid::fits_cell_pairs(shape, {state.u}));
   EXPECT_THROW(eddy::operators::compute_divergence_by_pairs(state, state.p, grid, 1), eddy::Error);
   EXPECT_THROW(eddy::operators::subtract_pressure_gradient_by_pairs(state, state.p, 1, grid, {}), eddy::Error);
+}
+
+TEST(PairColumns, FlowDiagnosticsMatchTheirCellByCellSums) {
+  for (int dim : {2, 3}) {
+    for (int ghost : {1, 2}) {
+      const Block b = make_block(dim, ghost);
+      const auto expected = host_diagnostics(b);
+      const std::string label = "dim " + std::to_string(dim) + ", ghost " + std::to_string(ghost);
+      expect_close(eddy::time::local_flow_diagnostics_by_pairs(b.state, b.grid), expected, label + ", pairs");
+      expect_close(eddy::time::local_flow_diagnostics(b.state, b.grid), expected, label + ", production");
+    }
+  }
+}
+
+// A blown-up cell must show in the energy and the divergence, whichever cell of a pair it is; the rate is what the
+// cell-by-cell loop gives (it takes the larger of two faces with fmax, which passes over a NaN).
+TEST(PairColumns, FlowDiagnosticsReportANaNInEitherCellOfAPair) {
+  for (int offset : {0, 1}) {
+    const Block b = make_block(3, 1);
+    const int g = b.grid.shape.ghost;
+    auto v = Kokkos::subview(b.state.v, g + 10 + offset, g + 3, g + 4);
+    Kokkos::deep_copy(v, std::nan(""));
+    const auto d = eddy::time::local_flow_diagnostics_by_pairs(b.state, b.grid);
+    const auto cells = eddy::time::local_flow_diagnostics(b.state, b.grid);
+    EXPECT_TRUE(std::isnan(d.kinetic_energy) && std::isnan(d.max_divergence))
+        << "offset " << offset << ": " << d.kinetic_energy << " " << d.max_divergence;
+    EXPECT_TRUE(d.velocity_rate == cells.velocity_rate ||
+                (std::isnan(d.velocity_rate) && std::isnan(cells.velocity_rate)))
+        << "offset " << offset << ": " << d.velocity_rate << " against " << cells.velocity_rate;
+  }
 }
