@@ -1,6 +1,7 @@
 #pragma once
 // Small helpers shared by the benchmarks: checked options, random fields, and timings reduced over ranks.
 #include "core/error.hpp"
+#include "grid/grid.hpp"
 
 #include "grid/index_ranges.hpp"
 #include "parallel/context.hpp"
@@ -120,6 +121,9 @@ inline bool print_usage_if_asked(const Options& options, const parallel::Context
   if (context.rank() == 0) std::printf("%s\n", options.usage().c_str());
   return true;
 }
+
+/// The unit cube of n^3 cells, periodic along every axis: the box the kernel benchmarks time their stencils on.
+inline grid::GlobalGrid periodic_unit_cube(int n) { return {3, {n, n, n}, {1, 1, 1}, {0, 0, 0}, {true, true, true}}; }
 
 /// Fills a view with uniform random values in [-1, 1] (different on each rank).
 template <class View>

@@ -148,8 +148,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   const int reps = static_cast<int>(options.integer("reps"));
   parallel::Reducer reducer(context, config::CommBackend::automatic);
 
-  const grid::GlobalGrid global{3, {n, n, n}, {1, 1, 1}, {0, 0, 0}, {true, true, true}};
-  const auto decomp = grid::decompose(global, context.comm());
+  const auto decomp = grid::decompose(periodic_unit_cube(n), context.comm());
   const auto shape = fields::local_shape(decomp, 1);
   const auto flow_grid = operators::make_staggered_grid(decomp, shape);
   const long long cells = decomp.local_cell_count();

@@ -164,9 +164,8 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   const int reps = static_cast<int>(options.integer("reps"));
   parallel::Reducer reducer(context, config::CommBackend::automatic);
 
-  grid::GlobalGrid global{3, {n, n, n}, {1, 1, 1}, {0, 0, 0}, {true, true, true}};
   solver::PoissonLevel level;
-  level.decomp = grid::decompose(global, context.comm());
+  level.decomp = grid::decompose(periodic_unit_cube(n), context.comm());
   level.shape = fields::local_shape(level.decomp, 1);
   level.spacing = {1.0 / n, 1.0 / n, 1.0 / n};
   level.faces.fill(solver::PressureBoundary::periodic);
