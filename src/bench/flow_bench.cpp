@@ -10,11 +10,12 @@
 #include "operators/divergence_stencil.hpp"
 #include "operators/gradient.hpp"
 #include "time/flow_diagnostics.hpp"
-#include "time/momentum_stage.hpp"
+#include "time/fused_stage.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -193,19 +194,59 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   buffers.clear();
 
   // The velocity's stage, central advection (the deck default), in its three forms of an RK3 step: the first stage
-  // keeps R_k for the next, the second reads R_{k-1} and keeps R_k, the third reads R_{k-1} only.
+  // keeps R_k for the next, the second reads R_{k-1} and keeps R_k, the third reads R_{k-1} only. Production against
+  // one thread per point and the other tilings, each checked against production first.
   const auto state = random_state(shape, context.rank());
   {
-    time::MomentumStage stage(shape, false);
     const Real viscosity = 1e-3;
-    const auto time_stage = [&](time::StageWeights weights) {
-      return time_kernel(
-          [&] { stage.compute(state, flow_grid, config::AdvectionScheme::central, viscosity, weights, {}); }, reps,
-          reducer);
+    const auto scheme = config::AdvectionScheme::central;
+    const time::StageTargets targets{fields::FaceVector::allocate("bench::next", shape),
+                                     fields::FaceVector::allocate("bench::rhs", shape)};
+    const time::StageTargets form_targets{fields::FaceVector::allocate("bench::next_form", shape),
+                                          fields::FaceVector::allocate("bench::rhs_form", shape)};
+    const time::StageWeights weights[3] = {{1e-3, 0, true}, {1e-3, -1e-3, true}, {1e-3, -1e-3, false}};
+    const char* forms[3] = {" (keeps R)", " (reads, keeps R)", " (reads R)"};
+    const Mix mixes[3] = {{3, 6}, {6, 6}, {6, 3}};
+    const auto differs_from_production = [&](const std::function<void()>& form) {
+      Kokkos::deep_copy(targets.tendency.u, state.u);
+      Kokkos::deep_copy(form_targets.tendency.u, state.u);
+      time::fused_stage(state, targets, flow_grid, scheme, viscosity, weights[1]);
+      form();
+      return std::max({max_difference(targets.next.u, form_targets.next.u),
+                       max_difference(targets.next.v, form_targets.next.v),
+                       max_difference(targets.next.w, form_targets.next.w),
+                       max_difference(targets.tendency.u, form_targets.tendency.u)});
     };
-    rows.push_back({"velocity stage 1 (keeps R)", {3, 6}, time_stage({1e-3, 0, true})});
-    rows.push_back({"velocity stage 2 (reads, keeps R)", {6, 6}, time_stage({1e-3, -1e-3, true})});
-    rows.push_back({"velocity stage 3 (reads R)", {6, 3}, time_stage({1e-3, -1e-3, false})});
+    std::vector<time::StageTiling> tilings(std::begin(time::stage_tilings) + 1, std::end(time::stage_tilings));
+    for (const time::StageTiling& tiling : tilings) {
+      require(differs_from_production([&] {
+                time::fused_stage_by_tiles(state, form_targets, flow_grid, scheme, viscosity, weights[1], tiling);
+              }) < 1e-12,
+              "bench flow: a stage by tiles differs from production");
+    }
+    require(differs_from_production([&] {
+              time::fused_stage_by_points(state, form_targets, flow_grid, scheme, viscosity, weights[1]);
+            }) < 1e-12,
+            "bench flow: the stage by points differs from production");
+    for (int s = 0; s < 3; ++s) {
+      const std::string name = "velocity stage " + std::to_string(s + 1);
+      const auto time_form = [&](const std::string& form, const std::function<void(const time::StageTargets&)>& run) {
+        rows.push_back({name + form, mixes[s], time_kernel([&] { run(form_targets); }, reps, reducer)});
+      };
+      time_form(forms[s], [&](const time::StageTargets& t) {
+        time::fused_stage(state, t, flow_grid, scheme, viscosity, weights[s]);
+      });
+      time_form(", one point/thread", [&](const time::StageTargets& t) {
+        time::fused_stage_by_points(state, t, flow_grid, scheme, viscosity, weights[s]);
+      });
+      for (const time::StageTiling& tiling : tilings) {
+        time_form(", tiles " + std::to_string(tiling.x) + "x" + std::to_string(tiling.y) + ", ring " +
+                      std::to_string(tiling.ring),
+                  [&](const time::StageTargets& t) {
+                    time::fused_stage_by_tiles(state, t, flow_grid, scheme, viscosity, weights[s], tiling);
+                  });
+      }
+    }
   }
 
   // The divergence and the correction: every form must compute production's fields before its time means anything.

@@ -11,16 +11,11 @@
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
+#include "time/fused_stage.hpp"
 
 #include <functional>
 
 namespace eddy::time {
-
-/// The weights of a stage: u* = u + current dt R_k + previous dt R_{k-1}.
-struct StageWeights {
-  Real current = 1, previous = 0;
-  bool next_stage_reads_tendency = false;  ///< the next stage has a previous weight: keep R_k
-};
 
 class MomentumStage {
  public:

@@ -1,0 +1,250 @@
+#include "time/fused_stage.hpp"
+
+#include "core/async_copy.hpp"
+#include "core/error.hpp"
+#include "fields/flat_field.hpp"
+#include "grid/cell_loops.hpp"
+#include "operators/momentum_tendency.hpp"
+
+#include <string>
+
+namespace eddy::time {
+namespace {
+
+// The stage at one view point (i, j, k), its velocity neighbourhood read through accessors at stencil indices
+// (si, sj, sk): the point loop passes the fields at (i, j, k), the tile loop its staged planes. Every load comes before
+// the first store: with R_k of one component stored before the loads of the next, the stage that both reads and keeps
+// a tendency took 41.7 ms instead of 4.6 at 512^3 on an H200, with the same memory traffic.
+struct StagePoint {
+  fields::WritableFlatField next_u, next_v, next_w, rhs_u, rhs_v, rhs_w;
+  operators::InverseSpacing inv;
+  bool three_d, keep;
+  Real nu, a, b;
+  int ghost;
+  int owned_x, owned_y, owned_z;  // one past the last owned point
+  int end_u, end_v, end_w;        // one past the last advanced face of each component
+
+  StagePoint(const StageTargets& t, const operators::StaggeredGrid& grid, Real viscosity, const StageWeights& w)
+      : next_u(t.next.u),
+        next_v(t.next.v),
+        next_w(t.next.w),
+        rhs_u(t.tendency.u),
+        rhs_v(t.tendency.v),
+        rhs_w(t.tendency.w),
+        inv(grid.inv),
+        three_d(grid.three_d),
+        keep(w.next_stage_reads_tendency),
+        nu(viscosity),
+        a(w.current),
+        b(w.previous),
+        ghost(grid.shape.ghost),
+        owned_x(ghost + grid.shape.cells[0]),
+        owned_y(ghost + grid.shape.cells[1]),
+        owned_z(ghost + grid.shape.cells[2]),
+        end_u(grid.momentum_box(0).second[0]),
+        end_v(grid.momentum_box(1).second[1]),
+        end_w(grid.momentum_box(2).second[2]) {}
+
+  // Which components the stage advances at view point (i, j, k): owned faces inside their component's momentum box.
+  struct Advanced {
+    bool u, v, w;
+  };
+  KOKKOS_INLINE_FUNCTION Advanced advanced(int i, int j, int k) const {
+    const bool owned = i >= ghost && i < owned_x && j >= ghost && j < owned_y && k >= ghost && k < owned_z;
+    return {owned && i < end_u, owned && j < end_v, three_d && owned && k < end_w};
+  }
+
+  // R_{k-1} at view point (i, j, k) where the stage reads it and advances the component, 0 elsewhere.
+  struct Previous {
+    Real u = 0, v = 0, w = 0;
+  };
+  KOKKOS_INLINE_FUNCTION Previous previous_at(int i, int j, int k) const {
+    Previous previous;
+    if (b == 0) return previous;
+    const Advanced on = advanced(i, j, k);
+    if (on.u) previous.u = rhs_u(i, j, k);
+    if (on.v) previous.v = rhs_v(i, j, k);
+    if (on.w) previous.w = rhs_w(i, j, k);
+    return previous;
+  }
+
+  template <bool Upwind, class F>
+  KOKKOS_INLINE_FUNCTION void operator()(const F& u, const F& v, const F& w, int si, int sj, int sk, int i, int j,
+                                         int k, const Previous& previous) const {
+    const Advanced on = advanced(i, j, k);
+    Real now_u = 0, now_v = 0, now_w = 0;
+    if (on.u) now_u = operators::momentum_tendency<0, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
+    if (on.v) now_v = operators::momentum_tendency<1, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
+    if (on.w) now_w = operators::momentum_tendency<2, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
+    const Real u_here = u(si, sj, sk), v_here = v(si, sj, sk), w_here = three_d ? w(si, sj, sk) : 0;
+    next_u(i, j, k) = u_here + (a * now_u + b * previous.u);
+    next_v(i, j, k) = v_here + (a * now_v + b * previous.v);
+    if (three_d) next_w(i, j, k) = w_here + (a * now_w + b * previous.w);
+    if (keep) {
+      if (on.u) rhs_u(i, j, k) = now_u;
+      if (on.v) rhs_v(i, j, k) = now_v;
+      if (on.w) rhs_w(i, j, k) = now_w;
+    }
+  }
+};
+
+template <bool Upwind>
+void stage_by_points(const fields::FlowState& state, const StagePoint& point, const Int3& extent) {
+  const fields::FlatField u(state.u), v(state.v), w(state.w);
+  grid::for_each_box_point(
+      "rk::momentum_stage", {0, 0, 0}, extent, KOKKOS_LAMBDA(int i, int j, int k) {
+        point.template operator()<Upwind>(u, v, w, i, j, k, i, j, k, point.previous_at(i, j, k));
+      });
+}
+
+// Three staged planes of one field (below, at and above the tile's plane) read at stencil indices (i, j, k): i and j
+// count from the rim's corner, k is 0, 1 or 2.
+struct StagedPlanes {
+  const Real *below, *here, *above;
+  int row;
+  KOKKOS_INLINE_FUNCTION Real operator()(int i, int j, int k) const {
+    return (k == 0 ? below : k == 1 ? here : above)[i + j * row];
+  }
+};
+
+// A tile of tx x ty points with a one-point rim, and a ring of `ring` planes per field. While plane k is computed from
+// k - 1 .. k + 1, the copies of planes k + 2 .. k + ahead are in flight; one barrier per plane. Plane k + ahead goes
+// where k - 3 was, which every thread has finished reading before it passed the barrier of plane k - 1.
+template <int tx, int ty, int ring>
+struct Tile {
+  static constexpr int x = tx, y = ty, points = tx * ty, row = tx + 2, plane_points = (tx + 2) * (ty + 2);
+  static constexpr int ring_planes = ring, ahead = ring - 3, fields = 3;
+  static_assert(ahead >= 1, "the ring holds the three planes read and at least the next one");
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  static constexpr int threads = points, scratch_level = 0;  // one per point of the tile, the ring in shared memory
+#else
+  static constexpr int threads = 1, scratch_level = 1;  // level 0 holds 32 KiB on CPUs
+#endif
+  static constexpr int mine = points / threads;  // points of a plane per thread
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, 0>>;
+  static constexpr std::size_t ring_bytes = sizeof(Real) * fields * ring_planes * plane_points;
+  /// Offset of plane `k` (k >= -1) of field `f` in the ring.
+  static KOKKOS_INLINE_FUNCTION int at(int f, int k) {
+    return (f * ring_planes + (k + ring_planes) % ring_planes) * plane_points;
+  }
+};
+
+// Planes per team: as many as keep at least two thousand teams (the rim planes at both ends are staged twice).
+int planes_per_team(long long tiles, int nz) {
+  int chunk = 64;
+  while (chunk > 4 && tiles * ((nz + chunk - 1) / chunk) < 2048) chunk /= 2;
+  return chunk;
+}
+
+template <class T, bool Upwind>
+void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, const Int3& extent, int planes) {
+  const fields::FlatField u(state.u), v(state.v), w(state.w);
+  const int ex = extent[0], ey = extent[1], ez = extent[2];
+  const bool three_d = point.three_d;
+  const int tiles_x = (ex + T::x - 1) / T::x, tiles_y = (ey + T::y - 1) / T::y;
+  const int chunk = planes > 0 ? planes : planes_per_team(static_cast<long long>(tiles_x) * tiles_y, ez);
+  const int teams = tiles_x * tiles_y * ((ez + chunk - 1) / chunk);
+  const std::size_t ring_bytes = T::ring_bytes;
+  const int level = T::scratch_level;
+  typename T::Policy policy(teams, T::threads);
+  policy.set_scratch_size(level, Kokkos::PerTeam(ring_bytes));
+  Kokkos::parallel_for(
+      "rk::momentum_stage_tiles", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
+        Real* ring = static_cast<Real*>(team.team_scratch(static_cast<int>(T::scratch_level)).get_shmem(ring_bytes));
+        const int tile = team.league_rank();
+        const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x % tiles_y * T::y;
+        const int k0 = tile / (tiles_x * tiles_y) * chunk, k1 = k0 + chunk < ez ? k0 + chunk : ez;
+        // Starts the copies of plane k of the tile and its rim into the ring, one group per plane (empty past the
+        // team's last plane). Points outside the view are never read.
+        const int rank = team.team_rank();
+        const auto stage = [&](int k) {
+          if (k >= 0 && k < ez && k <= k1) {
+            for (int e = rank; e < T::plane_points; e += T::threads) {
+              const int i = i0 - 1 + e % T::row, j = j0 - 1 + e / T::row;
+              if (i < 0 || i >= ex || j < 0 || j >= ey) continue;
+              copy_to_scratch(ring + T::at(0, k) + e, &u(i, j, k));
+              copy_to_scratch(ring + T::at(1, k) + e, &v(i, j, k));
+              if (three_d) copy_to_scratch(ring + T::at(2, k) + e, &w(i, j, k));
+            }
+          }
+          commit_scratch_copies();
+        };
+        for (int k = k0 - 1; k < k0 + T::ahead; ++k) stage(k);
+        // R_{k-1} at the thread's points of plane k, loaded a plane ahead (a global load inside the plane's compute
+        // would stall it).
+        StagePoint::Previous previous[T::mine];
+        const auto load_previous = [&](int k) {
+          for (int q = 0; q < T::mine; ++q) {
+            const int e = rank + q * T::threads, i = i0 + e % T::x, j = j0 + e / T::x;
+            previous[q] = i < ex && j < ey && k < k1 ? point.previous_at(i, j, k) : StagePoint::Previous{};
+          }
+        };
+        load_previous(k0);
+        for (int k = k0; k < k1; ++k) {
+          stage(k + T::ahead);
+          wait_for_scratch_copies<T::ahead - 1>();  // planes up to k + 1 have landed
+          team.team_barrier();
+          const StagedPlanes su{ring + T::at(0, k - 1), ring + T::at(0, k), ring + T::at(0, k + 1), T::row};
+          const StagedPlanes sv{ring + T::at(1, k - 1), ring + T::at(1, k), ring + T::at(1, k + 1), T::row};
+          const StagedPlanes sw{ring + T::at(2, k - 1), ring + T::at(2, k), ring + T::at(2, k + 1), T::row};
+          for (int q = 0; q < T::mine; ++q) {
+            const int e = rank + q * T::threads, li = e % T::x, lj = e / T::x, i = i0 + li, j = j0 + lj;
+            const StagePoint::Previous now = previous[q];
+            previous[q] = i < ex && j < ey && k + 1 < k1 ? point.previous_at(i, j, k + 1) : StagePoint::Previous{};
+            if (i < ex && j < ey) point.template operator()<Upwind>(su, sv, sw, li + 1, lj + 1, 1, i, j, k, now);
+          }
+        }
+      });
+}
+
+template <bool Upwind>
+void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
+                       StageTiling tiling) {
+  const auto is = [&](int x, int y, int ring) { return tiling.x == x && tiling.y == y && tiling.ring == ring; };
+  const int planes = tiling.planes;
+  if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind>(state, point, extent, planes);
+  if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind>(state, point, extent, planes);
+  if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind>(state, point, extent, planes);
+  if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4>, Upwind>(state, point, extent, planes);
+  throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +
+              " points with a ring of " + std::to_string(tiling.ring) + " planes");
+}
+
+Int3 view_extent(const operators::StaggeredGrid& grid) {
+  return {grid.shape.extent(0), grid.shape.extent(1), grid.shape.extent(2)};
+}
+
+}  // namespace
+
+void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,
+                           const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
+                           const StageWeights& weights) {
+  const StagePoint point(targets, grid, viscosity, weights);
+  if (scheme == config::AdvectionScheme::upwind) {
+    stage_by_points<true>(state, point, view_extent(grid));
+  } else {
+    stage_by_points<false>(state, point, view_extent(grid));
+  }
+}
+
+void fused_stage_by_tiles(const fields::FlowState& state, const StageTargets& targets,
+                          const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
+                          const StageWeights& weights, StageTiling tiling) {
+  const StagePoint point(targets, grid, viscosity, weights);
+  if (scheme == config::AdvectionScheme::upwind) {
+    stage_by_tiles_of<true>(state, point, view_extent(grid), tiling);
+  } else {
+    stage_by_tiles_of<false>(state, point, view_extent(grid), tiling);
+  }
+}
+
+void fused_stage(const fields::FlowState& state, const StageTargets& targets, const operators::StaggeredGrid& grid,
+                 config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  fused_stage_by_tiles(state, targets, grid, scheme, viscosity, weights);
+#else
+  fused_stage_by_points(state, targets, grid, scheme, viscosity, weights);
+#endif
+}
+
+}  // namespace eddy::time

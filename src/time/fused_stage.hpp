@@ -1,0 +1,51 @@
+#pragma once
+// The one-kernel velocity stage: u* = u + a R_k + b R_{k-1} on the faces the momentum equation advances, a copy of u
+// everywhere else, and R_k kept for the next stage where it reads it. Two loops evaluate it:
+//   by points: one thread per view point, every neighbour read from memory through L1 and L2;
+//   by tiles:  a team per tile of 32 x 4 points of an x-y plane marching up a column of planes. Each plane of u, v and
+//              w, with a one-point rim, is copied once into a ring of planes in team scratch, several planes ahead
+//              of the one computed (asynchronous copies on GPUs that have them), and every neighbour is read from
+//              there; R_{k-1} is loaded a plane ahead.
+// At 512^3 on an H200 the first stage read 21.6 GB from L2 by points and 6.0 GB by tiles, for 4.1 and 3.7 GB from
+// DRAM; the tiles took 12% less time (tests/perf/RESULTS.md).
+#include "config/deck.hpp"
+#include "fields/face_vector.hpp"
+#include "operators/staggered_grid.hpp"
+
+namespace eddy::time {
+
+/// The weights of a stage: u* = u + current dt R_k + previous dt R_{k-1}.
+struct StageWeights {
+  Real current = 1, previous = 0;
+  bool next_stage_reads_tendency = false;  ///< the next stage has a previous weight: keep R_k
+};
+
+/// Where the stage writes: u* into `next`; R_{k-1} is read from and R_k kept in `tendency`.
+struct StageTargets {
+  fields::FaceVector next, tendency;
+};
+
+/// A tile of the tile loop: `x` by `y` points of a plane per team, `planes` planes per team (0: chosen from the grid),
+/// a ring of `ring` planes of each field in team scratch (three read, the others in flight).
+struct StageTiling {
+  int x = 32, y = 4, planes = 0, ring = 8;
+};
+
+/// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is the default.
+inline constexpr StageTiling stage_tilings[] = {{32, 4, 0, 8}, {32, 4, 0, 7}, {32, 4, 0, 6}, {32, 8, 0, 4}};
+
+/// The fused stage of `state` by one thread per view point.
+void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,
+                           const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
+                           const StageWeights& weights);
+
+/// The fused stage of `state` by tiles of planes staged in team scratch; `tiling` must be one of `stage_tilings`.
+void fused_stage_by_tiles(const fields::FlowState& state, const StageTargets& targets,
+                          const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
+                          const StageWeights& weights, StageTiling tiling = {});
+
+/// The fused stage by the loop measured fastest on this backend (tiles on GPUs, points on CPUs).
+void fused_stage(const fields::FlowState& state, const StageTargets& targets, const operators::StaggeredGrid& grid,
+                 config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights);
+
+}  // namespace eddy::time

@@ -1,0 +1,110 @@
+// The fused velocity stage by tiles of staged planes against the one-thread-per-point loop: the same u* and the same
+// kept tendency at every view point of every rank (ghosts and boundary faces included), for every tiling, with teams
+// of a few planes and of the chosen number, in 2D and 3D, ghost widths 1 and 2, central and upwind advection, and
+// the three weightings of an RK3 step. Tiles that run past the view (40 + 2 ghosts is not a multiple of 32 or 64)
+// and teams that end inside the column are both exercised.
+#include "flow_test_support.hpp"
+#include "grid/decomposition.hpp"
+#include "operators/staggered_grid.hpp"
+#include "time/fused_stage.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace {
+
+using eddy::Field;
+using eddy::Real;
+using eddy::config::AdvectionScheme;
+using eddy::fields::FaceVector;
+
+// A smooth field, different per component, per rank and per `seed`, with a distinct value at every view point.
+void fill(const FaceVector& vector, int rank, double seed) {
+  const Field components[3] = {vector.u, vector.v, vector.w};
+  for (int c = 0; c < 3; ++c) {
+    auto host = Kokkos::create_mirror_view(components[c]);
+    for (int k = 0; k < static_cast<int>(host.extent(2)); ++k)
+      for (int j = 0; j < static_cast<int>(host.extent(1)); ++j)
+        for (int i = 0; i < static_cast<int>(host.extent(0)); ++i)
+          host(i, j, k) = std::sin(0.7 * i + 1.3 * c + seed) * std::cos(0.5 * j - 0.2 * c + 0.3 * rank) +
+                          0.3 * std::sin(0.9 * k + c - seed);
+    Kokkos::deep_copy(components[c], host);
+  }
+}
+
+struct Case {
+  int dimensions, ghost;
+  AdvectionScheme scheme;
+  eddy::time::StageWeights weights;
+};
+
+std::string describe(const Case& c, const eddy::time::StageTiling& t) {
+  std::ostringstream label;
+  label << c.dimensions << "D ghost " << c.ghost << (c.scheme == AdvectionScheme::upwind ? " upwind" : " central")
+        << " weights " << c.weights.current << "/" << c.weights.previous
+        << (c.weights.next_stage_reads_tendency ? " keeps R" : "") << ", tile " << t.x << "x" << t.y << " planes "
+        << t.planes;
+  return label.str();
+}
+
+void compare_loops(const Case& c) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  eddy::grid::GlobalGrid g;
+  g.dim = c.dimensions;
+  g.cells = {40, 13, c.dimensions == 3 ? 9 : 1};
+  g.length = {1.0, 1.3, c.dimensions == 3 ? 0.8 : 1.0};
+  g.periodic = {false, true, c.dimensions == 2};  // walls in x (and z in 3D): boundary faces that are not advanced
+  const auto decomp = eddy::grid::decompose(g, MPI_COMM_WORLD);
+  const auto shape = eddy::fields::local_shape(decomp, c.ghost);
+  const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
+  auto state = eddy::fields::FlowState::allocate(shape);
+  fill({state.u, state.v, state.w}, rank, 0.0);
+  const Real viscosity = 0.05;
+
+  const eddy::time::StageTargets by_points{FaceVector::allocate("next_points", shape),
+                                           FaceVector::allocate("rhs_points", shape)};
+  fill(by_points.next, rank, 2.0);  // every point must be overwritten
+  fill(by_points.tendency, rank, 1.0);
+  eddy::time::fused_stage_by_points(state, by_points, grid, c.scheme, viscosity, c.weights);
+
+  std::vector<eddy::time::StageTiling> tilings(std::begin(eddy::time::stage_tilings),
+                                               std::end(eddy::time::stage_tilings));
+  tilings.push_back({32, 4, 2, 8});
+  tilings.push_back({32, 8, 3, 4});
+  for (const auto& tiling : tilings) {
+    const eddy::time::StageTargets by_tiles{FaceVector::allocate("next_tiles", shape),
+                                            FaceVector::allocate("rhs_tiles", shape)};
+    fill(by_tiles.next, rank, 3.0);
+    fill(by_tiles.tendency, rank, 1.0);
+    eddy::time::fused_stage_by_tiles(state, by_tiles, grid, c.scheme, viscosity, c.weights, tiling);
+    const Field next_points[3] = {by_points.next.u, by_points.next.v, by_points.next.w};
+    const Field next_tiles[3] = {by_tiles.next.u, by_tiles.next.v, by_tiles.next.w};
+    const Field rhs_points[3] = {by_points.tendency.u, by_points.tendency.v, by_points.tendency.w};
+    const Field rhs_tiles[3] = {by_tiles.tendency.u, by_tiles.tendency.v, by_tiles.tendency.w};
+    const Field velocity[3] = {state.u, state.v, state.w};
+    for (int a = 0; a < grid.components(); ++a) {
+      // The stage changes the advanced faces (not a copy), and both loops agree to round-off everywhere.
+      EXPECT_GT(eddy::testing::max_view_difference(next_points[a], velocity[a]), 1e-4) << describe(c, tiling);
+      EXPECT_LE(eddy::testing::max_view_difference(next_tiles[a], next_points[a]), 1e-13)
+          << describe(c, tiling) << " u* component " << a;
+      EXPECT_LE(eddy::testing::max_view_difference(rhs_tiles[a], rhs_points[a]), 1e-13)
+          << describe(c, tiling) << " tendency component " << a;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(FusedStage, TilesOfStagedPlanesMatchOnePointPerThreadEverywhere) {
+  const eddy::time::StageWeights first{0.02, 0, true}, second{0.03, -0.01, true}, last{0.02, -0.015, false};
+  for (int dimensions : {2, 3}) {
+    for (int ghost : {1, 2}) {
+      for (auto scheme : {AdvectionScheme::central, AdvectionScheme::upwind}) {
+        for (const auto& weights : {first, second, last}) compare_loops({dimensions, ghost, scheme, weights});
+      }
+    }
+  }
+}
