@@ -82,7 +82,7 @@ for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_
   if [[ $f == step* ]]; then
     grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection)" "$out/$f.log"
   else
-    grep -vE "^\s*$" "$out/$f.log" | tail -30
+    grep -vE "^\s*$" "$out/$f.log" | tail -40
   fi
 done
 for f in "$out"/scaling-weak/*.csv "$out"/scaling-strong/*.csv; do
