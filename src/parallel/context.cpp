@@ -3,6 +3,8 @@
 #include "core/error.hpp"
 #include "parallel/nccl_check.hpp"
 
+#include <string>
+
 namespace eddy::parallel {
 namespace {
 
@@ -43,6 +45,23 @@ int node_local_rank(MPI_Comm comm) {
   return local;
 }
 
+int node_rank_count(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int count = 1;
+  MPI_Comm_size(node, &count);
+  MPI_Comm_free(&node);
+  return count;
+}
+
+std::string device_sharing_hint(int ranks_on_node, int visible_devices) {
+  if (visible_devices <= 0 || ranks_on_node <= visible_devices) return "";
+  return ". " + std::to_string(ranks_on_node) + " ranks run on this node and " + std::to_string(visible_devices) +
+         " GPU(s) are visible to each, so ranks share a GPU, which NCCL does not allow: run at most " +
+         std::to_string(visible_devices) +
+         " rank(s) per node (one per GPU), or set parallel.halo_backend and parallel.reduction_backend to mpi";
+}
+
 Kokkos::InitializationSettings kokkos_settings_for_rank(MPI_Comm comm) {
   Kokkos::InitializationSettings settings;
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -59,6 +78,7 @@ Context::Context(MPI_Comm comm) : comm_(comm) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   local_rank_ = node_local_rank(comm_);
+  local_size_ = node_rank_count(comm_);
 }
 
 Context::~Context() {
@@ -82,7 +102,13 @@ void* Context::nccl_comm() {
     if (rank_ == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
     check_mpi(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, comm_), "MPI_Bcast(ncclUniqueId)");
     ncclComm_t nccl;
-    check_nccl(ncclCommInitRank(&nccl, size_, id, rank_), "ncclCommInitRank");
+    try {
+      check_nccl(ncclCommInitRank(&nccl, size_, id, rank_), "ncclCommInitRank");
+    } catch (const Error& failure) {
+      int devices = 0;
+      if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
+      throw Error(failure.what() + device_sharing_hint(local_size_, devices));
+    }
     nccl_ = nccl;
   }
   return nccl_;

@@ -12,6 +12,13 @@ namespace eddy::parallel {
 /// Node-local rank of the calling process (ranks sharing its memory), used to pick its GPU.
 int node_local_rank(MPI_Comm comm);
 
+/// The number of ranks of `comm` on this rank's node (collective).
+int node_rank_count(MPI_Comm comm);
+
+/// Why NCCL cannot pair `ranks_on_node` ranks with `visible_devices` GPUs (two ranks on one GPU) and what to do
+/// instead; empty when each rank can have a GPU of its own.
+std::string device_sharing_hint(int ranks_on_node, int visible_devices);
+
 /// Kokkos settings for this rank: on GPU builds, device = node-local rank modulo the visible device count.
 Kokkos::InitializationSettings kokkos_settings_for_rank(MPI_Comm comm);
 
@@ -38,7 +45,7 @@ class Context {
 
  private:
   MPI_Comm comm_;
-  int rank_ = 0, size_ = 1, local_rank_ = 0;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   void* nccl_ = nullptr;
 };
 
