@@ -4,6 +4,8 @@
 #include "parallel/nccl_check.hpp"
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace eddy::parallel {
 namespace {
@@ -36,23 +38,24 @@ void check_cuda(cudaError_t result, const char* call) {
 }
 #endif
 
-int node_local_rank(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-  int local = 0;
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  return local;
-}
+namespace {
 
-int node_rank_count(MPI_Comm comm) {
+// The rank of the calling process among the ranks of `comm` on its node, and their number (collective).
+std::pair<int, int> node_rank_and_count(MPI_Comm comm) {
   MPI_Comm node = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-  int count = 1;
+  int rank = 0, count = 1;
+  MPI_Comm_rank(node, &rank);
   MPI_Comm_size(node, &count);
   MPI_Comm_free(&node);
-  return count;
+  return {rank, count};
 }
+
+}  // namespace
+
+int node_local_rank(MPI_Comm comm) { return node_rank_and_count(comm).first; }
+
+int node_rank_count(MPI_Comm comm) { return node_rank_and_count(comm).second; }
 
 std::string device_sharing_hint(int ranks_on_node, int visible_devices) {
   if (visible_devices <= 0 || ranks_on_node <= visible_devices) return "";
@@ -77,8 +80,7 @@ Kokkos::InitializationSettings kokkos_settings_for_rank(MPI_Comm comm) {
 Context::Context(MPI_Comm comm) : comm_(comm) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
-  local_rank_ = node_local_rank(comm_);
-  local_size_ = node_rank_count(comm_);
+  std::tie(local_rank_, local_size_) = node_rank_and_count(comm_);
 }
 
 Context::~Context() {

@@ -31,6 +31,17 @@ inline config::Deck periodic_box_deck(int dimensions, int n) {
   return deck;
 }
 
+/// A box of `cells` with walls in x (and z in 3D) and periodic in y (and z in 2D): the walls give it boundary faces
+/// that the momentum equation does not advance.
+inline grid::GlobalGrid walled_box(int dimensions, Int3 cells) {
+  grid::GlobalGrid g;
+  g.dim = dimensions;
+  g.cells = cells;
+  g.length = {1.0, 1.3, dimensions == 3 ? 0.8 : 1.0};
+  g.periodic = {false, true, dimensions == 2};
+  return g;
+}
+
 /// A field of the whole domain on the host, x fastest; component 0..2 of the velocity or 3 for the pressure.
 struct GlobalField {
   Int3 extent{1, 1, 1};

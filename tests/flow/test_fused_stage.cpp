@@ -52,12 +52,8 @@ std::string describe(const Case& c, const eddy::time::StageTiling& t) {
 void compare_loops(const Case& c) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  eddy::grid::GlobalGrid g;
-  g.dim = c.dimensions;
-  g.cells = {40, 13, c.dimensions == 3 ? 9 : 1};
-  g.length = {1.0, 1.3, c.dimensions == 3 ? 0.8 : 1.0};
-  g.periodic = {false, true, c.dimensions == 2};  // walls in x (and z in 3D): boundary faces that are not advanced
-  const auto decomp = eddy::grid::decompose(g, MPI_COMM_WORLD);
+  const auto decomp = eddy::grid::decompose(
+      eddy::testing::walled_box(c.dimensions, {40, 13, c.dimensions == 3 ? 9 : 1}), MPI_COMM_WORLD);
   const auto shape = eddy::fields::local_shape(decomp, c.ghost);
   const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
   auto state = eddy::fields::FlowState::allocate(shape);

@@ -37,12 +37,8 @@ void fill_velocity(const eddy::fields::FlowState& state) {
 }
 
 void compare_paths(const Case& c) {
-  eddy::grid::GlobalGrid g;
-  g.dim = c.dimensions;
-  g.cells = {12, 10, c.dimensions == 3 ? 9 : 1};
-  g.length = {1.0, 1.3, c.dimensions == 3 ? 0.8 : 1.0};
-  g.periodic = {false, true, c.dimensions == 2};  // walls in x (and z in 3D): boundary faces that are not advanced
-  const auto decomp = eddy::grid::decompose(g, MPI_COMM_SELF);
+  const auto decomp = eddy::grid::decompose(
+      eddy::testing::walled_box(c.dimensions, {12, 10, c.dimensions == 3 ? 9 : 1}), MPI_COMM_SELF);
   const auto shape = eddy::fields::local_shape(decomp, 1);
   const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
   auto fused_state = eddy::fields::FlowState::allocate(shape);
