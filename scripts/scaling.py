@@ -9,7 +9,13 @@ Speed-up and efficiency compare the time per step without output (`stepping_seco
 write no fields, but every run ends with a checkpoint, which would otherwise dominate a short sweep.
 
   scripts/scaling.py weak   --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells-per-rank 64 64 64
-  scripts/scaling.py weak   ... --length-per-rank 6.2832 6.2832 6.2832   # grow the box with the ranks: same spacing
+  scripts/scaling.py weak   ... --length-per-rank 3.1416 3.1416 3.1416   # another one-rank box than the deck's
+  scripts/scaling.py weak   ... --stretch          # keep the deck's box: cells shrink along the split axes
+
+Weak scaling keeps the spacing of one rank: each run's box is the one-rank box (the deck's, read with `eddy check`,
+or --length-per-rank) times the process grid, so every rank solves the same problem. With --stretch the box stays
+the deck's and the cells get thinner along the axes the ranks split; on 2 ranks, cells of aspect ratio 2 doubled
+the pressure solver's V-cycles per step of the Taylor-Green deck.
   scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells 128 128 128
   scripts/scaling.py strong ... --slurm --account abc     # write sweep/run_N.sbatch instead of running
   scripts/scaling.py collect --out runs/scaling-strong    # (re)build the CSV from finished runs
@@ -18,6 +24,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -50,7 +57,7 @@ def run_settings(args, ranks):
         split = process_grid(ranks, dims)
         cells = [c * p for c, p in zip(args.cells_per_rank, split)]
         overrides = [f"parallel.process_grid=[{','.join(map(str, split))}]"]
-        if args.length_per_rank:
+        if not args.stretch:
             # Copies of the one-rank box side by side: the spacing, and so the physics per cell, stays the same.
             lengths = [length * p for length, p in zip(args.length_per_rank, split)]
             overrides.append(f"domain.length=[{','.join(repr(length) for length in lengths)}]")
@@ -69,6 +76,22 @@ def run_settings(args, ranks):
     ] + list(args.set or [])
     command = [args.eddy, "run", args.deck] + [item for o in overrides for item in ("--set", o)]
     return cells, out, command
+
+
+def deck_box(args, parser):
+    """The deck's box per axis (its `--set` overrides applied), as `eddy check` resolves it."""
+    if not os.access(args.eddy, os.X_OK):
+        parser.error(f"--eddy: not an executable: {args.eddy}; weak scaling reads the deck's box with it (or pass "
+                     "--length-per-rank, or --stretch)")
+    command = [args.eddy, "check", args.deck] + [item for o in (args.set or []) for item in ("--set", o)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    match = re.search(r"^domain:\n(?:  .*\n)*?  length: \[([^\]]*)\]", result.stdout, re.MULTILINE)
+    if result.returncode != 0 or not match:
+        parser.error(f"--deck: eddy check could not resolve the box of {args.deck}: {result.stdout}{result.stderr}")
+    lengths = [float(x) for x in match.group(1).split(",")]
+    if len(lengths) != len(args.cells_per_rank):
+        parser.error(f"--cells-per-rank: {len(args.cells_per_rank)} axes, but the deck's box has {len(lengths)}")
+    return lengths
 
 
 def launcher(args, ranks):
@@ -155,7 +178,9 @@ def main():
     parser.add_argument("--cells-per-rank", type=int, nargs="+", help="weak scaling: cells per axis on each rank")
     parser.add_argument("--length-per-rank", type=float, nargs="+",
                         help="weak scaling: the one-rank box size per axis; the box grows with the process grid "
-                             "(default: the deck's box, refined)")
+                             "(default: the deck's box)")
+    parser.add_argument("--stretch", action="store_true",
+                        help="weak scaling: keep the deck's box for every run, so cells shrink along the split axes")
     parser.add_argument("--steps", type=int, default=20, help="time steps per run (default 20)")
     parser.add_argument("--set", action="append", help="extra deck override key=value (repeatable)")
     parser.add_argument("--out", help="sweep folder (default runs/scaling-<mode>)")
@@ -179,6 +204,10 @@ def main():
                                  or min(args.length_per_rank) <= 0):
         parser.error("--length-per-rank: weak scaling only, one positive length per axis of --cells-per-rank, got "
                      f"{args.length_per_rank}")
+    if args.stretch and (args.mode != "weak" or args.length_per_rank):
+        parser.error("--stretch: weak scaling only, and not with --length-per-rank (which grows the box)")
+    if args.mode == "weak" and not args.stretch and not args.length_per_rank:
+        args.length_per_rank = deck_box(args, parser)
     if args.mode == "strong" and not args.cells:
         parser.error("strong scaling needs --cells")
     if not args.slurm and not os.access(args.eddy, os.X_OK):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs scripts/scaling.py strong on 1, 2 and 4 ranks with a tiny grid, checks the CSV against the runs' summaries,
-then plots it with postprocess/plot_scaling.py (and checks its one-line errors); a weak sweep with --length-per-rank
-grows the box with the process grid.
+then plots it with postprocess/plot_scaling.py (and checks its one-line errors); weak sweeps grow the box with the
+process grid (from --length-per-rank or from the deck's box), or keep the deck's box with --stretch.
 Usage: check_scaling.py --eddy EDDY --launcher "mpirun -np {n}" --work DIR"""
 import argparse
 import csv
@@ -87,6 +87,20 @@ def main():
             check(summary["cells"] == cells, f"weak np{ranks}: cells {summary['cells']}")
             deck = (weak / f"np{ranks}" / "deck.yaml").read_text()
             check(f"length: {length}" in deck, f"weak np{ranks}: the run's box is not {length}")
+    # By default the one-rank box is the deck's (1 x 1), so 2 ranks run a 1 x 2 box; --stretch keeps 1 x 1.
+    for name, option, length in (("weak-default", [], "[1, 2]"), ("weak-stretch", ["--stretch"], "[1, 1]")):
+        folder = work / name
+        default = command[:2] + ["weak", "--deck", str(ROOT / "inputs" / "cavity2d_re100.yaml"), "--ranks", "1", "2",
+                                 "--cells-per-rank", "8", "8", "--steps", "1", "--eddy", args.eddy, "--launcher",
+                                 args.launcher, "--out", str(folder)] + option
+        result = subprocess.run(default, capture_output=True, text=True, timeout=120)
+        print(result.stdout, result.stderr, flush=True)
+        check(result.returncode == 0, f"scaling.py weak {option} exit {result.returncode}")
+        if result.returncode == 0:
+            deck = (folder / "np2" / "deck.yaml").read_text()
+            check(f"length: {length}" in deck, f"weak {option} np2: the run's box is not {length}")
+    both = subprocess.run(command + ["--stretch"], capture_output=True, text=True)
+    check(both.returncode == 2 and "--stretch" in both.stderr, f"--stretch with --length-per-rank: {both.stderr}")
     bad = subprocess.run(command[:2] + ["strong", "--deck", str(ROOT / "inputs" / "cavity2d_re100.yaml"), "--cells",
                                         "8", "8", "--length-per-rank", "1", "1", "--eddy", args.eddy],
                          capture_output=True, text=True)
