@@ -11,14 +11,14 @@ write no fields, but every run ends with a checkpoint, which would otherwise dom
   scripts/scaling.py weak   --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells-per-rank 64 64 64
   scripts/scaling.py weak   ... --length-per-rank 3.1416 3.1416 3.1416   # another one-rank box than the deck's
   scripts/scaling.py weak   ... --stretch          # keep the deck's box: cells shrink along the split axes
+  scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells 128 128 128
+  scripts/scaling.py strong ... --slurm --account abc     # write sweep/run_N.sbatch instead of running
+  scripts/scaling.py collect --out runs/scaling-strong    # (re)build the CSV from finished runs
 
 Weak scaling keeps the spacing of one rank: each run's box is the one-rank box (the deck's, read with `eddy check`,
 or --length-per-rank) times the process grid, so every rank solves the same problem. With --stretch the box stays
 the deck's and the cells get thinner along the axes the ranks split; on 2 ranks, cells of aspect ratio 2 doubled
 the pressure solver's V-cycles per step of the Taylor-Green deck.
-  scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells 128 128 128
-  scripts/scaling.py strong ... --slurm --account abc     # write sweep/run_N.sbatch instead of running
-  scripts/scaling.py collect --out runs/scaling-strong    # (re)build the CSV from finished runs
 """
 import argparse
 import csv

@@ -60,9 +60,9 @@ int node_rank_count(MPI_Comm comm) { return node_rank_and_count(comm).second; }
 std::string device_sharing_hint(int ranks_on_node, int visible_devices) {
   if (visible_devices <= 0 || ranks_on_node <= visible_devices) return "";
   return ". " + std::to_string(ranks_on_node) + " ranks run on this node and " + std::to_string(visible_devices) +
-         " GPU(s) are visible to each, so ranks share a GPU, which NCCL does not allow: run at most " +
+         " GPU(s) are visible to this one: NCCL refuses ranks that share a GPU, so run one rank per GPU (at most " +
          std::to_string(visible_devices) +
-         " rank(s) per node (one per GPU), or set parallel.halo_backend and parallel.reduction_backend to mpi";
+         " per node), or set parallel.halo_backend and parallel.reduction_backend to mpi";
 }
 
 Kokkos::InitializationSettings kokkos_settings_for_rank(MPI_Comm comm) {
@@ -104,9 +104,11 @@ void* Context::nccl_comm() {
     if (rank_ == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
     check_mpi(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, comm_), "MPI_Bcast(ncclUniqueId)");
     ncclComm_t nccl;
+    const ncclResult_t started = ncclCommInitRank(&nccl, size_, id, rank_);
     try {
-      check_nccl(ncclCommInitRank(&nccl, size_, id, rank_), "ncclCommInitRank");
+      check_nccl(started, "ncclCommInitRank");
     } catch (const Error& failure) {
+      if (started != ncclInvalidUsage) throw;  // what NCCL reports for two ranks on one GPU
       int devices = 0;
       if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
       throw Error(failure.what() + device_sharing_hint(local_size_, devices));

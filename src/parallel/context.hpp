@@ -15,8 +15,8 @@ int node_local_rank(MPI_Comm comm);
 /// The number of ranks of `comm` on this rank's node (collective).
 int node_rank_count(MPI_Comm comm);
 
-/// Why NCCL cannot pair `ranks_on_node` ranks with `visible_devices` GPUs (two ranks on one GPU) and what to do
-/// instead; empty when each rank can have a GPU of its own.
+/// The advice added to NCCL's "invalid usage" when `ranks_on_node` ranks outnumber the `visible_devices` GPUs a rank
+/// sees (ranks may share a GPU, which NCCL refuses); empty when they do not.
 std::string device_sharing_hint(int ranks_on_node, int visible_devices);
 
 /// Kokkos settings for this rank: on GPU builds, device = node-local rank modulo the visible device count.

@@ -18,7 +18,7 @@ TEST(Context, DeviceSharingHintNamesTheCountsAndTheWayOut) {
   const std::string hint = eddy::parallel::device_sharing_hint(4, 2);
   EXPECT_NE(hint.find("4 ranks run on this node"), std::string::npos) << hint;
   EXPECT_NE(hint.find("2 GPU(s) are visible"), std::string::npos) << hint;
-  EXPECT_NE(hint.find("at most 2 rank(s) per node"), std::string::npos) << hint;
+  EXPECT_NE(hint.find("one rank per GPU (at most 2 per node)"), std::string::npos) << hint;
   EXPECT_NE(hint.find("parallel.halo_backend"), std::string::npos) << hint;
   EXPECT_NE(hint.find("parallel.reduction_backend"), std::string::npos) << hint;
   // One GPU per rank, fewer ranks than GPUs, or no GPU at all: nothing to explain.
