@@ -5,7 +5,6 @@
 #include "bench/poisson_benchmarks.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
-#include "grid/pair_columns.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/laplacian.hpp"
 #include "solver/poisson_kernels.hpp"
@@ -20,7 +19,7 @@ namespace eddy::bench {
 namespace {
 
 struct Measurement {
-  std::string name;
+  const char* name;
   double bytes_per_cell;  // 24: two reads and one write per cell, 16: one read and one write
   double seconds;         // median over the repetitions, slowest rank
   bool stream = false;    // a streaming kernel: the floor of its mix
@@ -229,21 +228,6 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   check_form("laplacian, one cell per thread", false, [&] { laplacian_by_cells(r_form, x, Field(), level); });
   rows.push_back({"laplacian apply, one cell/thread", 16,
                   time_kernel([&] { laplacian_by_cells(r_form, x, Field(), level); }, reps, reducer)});
-  // The staged-plane loop, every tiling it accepts, for the apply and the residual.
-  const auto w = level.weights();
-  for (const solver::PlaneTiling& tiling : solver::laplacian_tilings) {
-    if (!grid::fits_cell_pairs(level.shape, {r_form, x, b})) break;
-    const std::string tile = ", tiles " + std::to_string(tiling.x) + "x" + std::to_string(tiling.y) + " r" +
-                             std::to_string(tiling.ring) +
-                             (tiling.min_teams > 0 ? " t" + std::to_string(tiling.min_teams) : std::string()) +
-                             (tiling.planes > 0 ? " p" + std::to_string(tiling.planes) : std::string());
-    const auto apply = [&] { solver::laplacian_by_tiles(r_form, x, Field(), level.shape, w, tiling); };
-    const auto residual = [&] { solver::laplacian_by_tiles(r_form, x, b, level.shape, w, tiling); };
-    check_form("laplacian by tiles", false, apply);
-    rows.push_back({"laplacian" + tile, 16, time_kernel(apply, reps, reducer)});
-    check_form("residual by tiles", true, residual);
-    rows.push_back({"residual" + tile, 24, time_kernel(residual, reps, reducer)});
-  }
   // One red-black sweep is both colours, red first.
   const auto time_both_colours = [&](const std::function<void(int)>& colour_sweep) {
     return time_kernel(
@@ -297,7 +281,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
         "%lld,%lld,%lld\n",
         n, context.size(), cells, reps, static_cast<long long>(grid::stencil_tile()[0]),
         static_cast<long long>(grid::stencil_tile()[1]), static_cast<long long>(grid::stencil_tile()[2]));
-    std::printf("%-36s %10s %12s %10s %12s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
+    std::printf("%-32s %10s %12s %10s %12s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
     // The floor of a mix is the fastest streaming kernel with it.
     const auto floor_bandwidth = [&](double bytes_per_cell) {
       double best = 0;
@@ -309,7 +293,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
     };
     for (const auto& row : rows) {
       const double bandwidth = row.bytes_per_cell * cells / row.seconds;
-      std::printf("%-36s %10.0f %12.4f %10.1f %12.2f\n", row.name.c_str(), row.bytes_per_cell, 1e3 * row.seconds,
+      std::printf("%-32s %10.0f %12.4f %10.1f %12.2f\n", row.name, row.bytes_per_cell, 1e3 * row.seconds,
                   bandwidth / 1e9, bandwidth / floor_bandwidth(row.bytes_per_cell));
     }
     std::printf("floor: the fastest streaming kernel with the row's mix (24 B/cell: triad, 16 B/cell: copy)\n");

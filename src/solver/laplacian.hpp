@@ -37,24 +37,6 @@ KOKKOS_INLINE_FUNCTION Real laplacian_at(const PhiField& phi, int i, int j, int 
 /// residual take it on GPUs wherever it fits (grid::use_cell_pairs).
 void laplacian_by_pairs(Field out, Field phi, Field rhs, const fields::LocalShape& shape, const StencilWeights& w);
 
-/// A tile of the staged-plane loop: `x` cells (even) by `y` rows of a plane per team, `planes` planes per team (0:
-/// chosen from the grid), a ring of `ring` planes in team scratch (three read, the others in flight), at least
-/// `min_teams` teams resident per GPU multiprocessor (0: as the registers allow).
-struct PlaneTiling {
-  int x = 64, y = 8, planes = 16, ring = 6, min_teams = 0;
-};
-
-/// The tilings `laplacian_by_tiles` accepts (for `eddy bench stencil`); the first is its default.
-inline constexpr PlaneTiling laplacian_tilings[] = {{64, 8, 16, 6, 0}, {64, 8, 0, 6, 0},  {64, 8, 32, 6, 0},
-                                                    {64, 8, 8, 6, 0},  {64, 8, 16, 5, 0}, {64, 8, 8, 5, 0},
-                                                    {64, 8, 16, 4, 0}, {64, 8, 8, 4, 0},  {128, 4, 16, 6, 5}};
-
-/// out = L(phi), or out = rhs - L(phi) where `rhs` is allocated, on the owned cells of a 3D `shape` by tiles of planes
-/// of `phi` copied once into a ring in team scratch (asynchronously on GPUs that can) and marched up z; requires
-/// grid::fits_cell_pairs; `tiling` must be one of `laplacian_tilings`.
-void laplacian_by_tiles(Field out, Field phi, Field rhs, const fields::LocalShape& shape, const StencilWeights& w,
-                        PlaneTiling tiling = {});
-
 /// out = L(phi) on the owned cells of `shape`; the ghosts of `phi` must be valid (halo exchange + pressure ghosts).
 void apply_laplacian(Field out, Field phi, const fields::LocalShape& shape, const Real3& spacing, int dimensions);
 

@@ -87,41 +87,6 @@ TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
   }
 }
 
-// The staged-plane loop (tiles of planes in team scratch, 3D only) against the stencil cell by cell, for every tiling
-// it accepts: several tiles along x and y with short last ones, a team column of every plane (the ring wraps) and of 5
-// (the last one short), odd and even ghost widths.
-TEST(PoissonOperator, TileLoopMatchesTheStencilCellByCell) {
-  for (int ghost : {1, 2}) {
-    PoissonSetup setup(MPI_COMM_WORLD, 3, {136, 20, 12}, eddy::testing::uniform_faces(PressureBoundary::neumann, 3),
-                       ghost, {1.5, 1.0, 0.75});
-    const auto& shape = setup.problem.shape;
-    Field phi = eddy::fields::make_field("phi", shape), rhs = eddy::fields::make_field("rhs", shape),
-          out = eddy::fields::make_field("out", shape);
-    Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(13 + setup.context->rank());
-    Kokkos::fill_random(phi, pool, Real(-1), Real(1));
-    Kokkos::fill_random(rhs, pool, Real(-1), Real(1));
-    const auto w = eddy::solver::stencil_weights(setup.problem.spacing, 3);
-    for (auto tiling : eddy::solver::laplacian_tilings) {
-      for (const int planes : {12, 5}) {
-        tiling.planes = planes;
-        for (const bool with_rhs : {false, true}) {
-          Kokkos::deep_copy(out, Real(-7));
-          eddy::solver::laplacian_by_tiles(out, phi, with_rhs ? rhs : Field(), shape, w, tiling);
-          EXPECT_EQ(pair_loop_mismatches(out, phi, with_rhs ? rhs : Field(), shape, w, -7), 0)
-              << "ghost " << ghost << ", tile " << tiling.x << " x " << tiling.y << ", ring " << tiling.ring
-              << ", planes " << planes << ", residual " << with_rhs;
-        }
-      }
-    }
-  }
-  PoissonSetup flat(MPI_COMM_SELF, 2, {16, 4, 1}, eddy::testing::uniform_faces(PressureBoundary::neumann, 2));
-  Field phi = eddy::fields::make_field("phi", flat.problem.shape),
-        out = eddy::fields::make_field("out", flat.problem.shape);
-  EXPECT_THROW(eddy::solver::laplacian_by_tiles(out, phi, Field(), flat.problem.shape,
-                                                eddy::solver::stencil_weights({1, 1, 1}, 2)),
-               eddy::Error);
-}
-
 TEST(PoissonOperator, PairLoopRefusesRowsOfOddLengthAndFieldsOfAnotherShape) {
   PoissonSetup setup(MPI_COMM_SELF, 3, {15, 4, 4}, eddy::testing::uniform_faces(PressureBoundary::neumann, 3));
   const auto& shape = setup.problem.shape;
