@@ -77,6 +77,8 @@ class PhaseTimers {
   const Seconds& step() const { return step_; }
   /// Seconds per phase over the whole run.
   const Seconds& total() const { return total_; }
+  /// Whether scopes wait for the device as Wait says (exact attribution) or time the host only (no added fences).
+  void set_fence(bool fence) { fence_ = fence; }
   /// Clears the per-step accumulators.
   void start_step() { step_.fill(0); }
 

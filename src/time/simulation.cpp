@@ -396,6 +396,7 @@ bool Simulation::finished() const { return impl_->finished(); }
 void Simulation::add_step_observer(StepObserver observer) { impl_->observers.push_back(std::move(observer)); }
 const fields::FlowState& Simulation::state() const { return impl_->state; }
 const grid::Decomposition& Simulation::decomposition() const { return impl_->decomp; }
+void Simulation::set_phase_fences(bool fence) { impl_->timers.set_fence(fence); }
 double Simulation::time() const { return impl_->sim_time; }
 double Simulation::kinetic_energy() const { return impl_->kinetic_energy; }
 long long Simulation::step() const { return impl_->step_count; }
