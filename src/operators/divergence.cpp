@@ -8,19 +8,37 @@
 namespace eddy::operators {
 namespace {
 
+grid::IndexBox owned_box(const fields::LocalShape& s) {
+  const int g = s.ghost;
+  return {{g, g, g}, {g + s.cells[0], g + s.cells[1], g + s.cells[2]}};
+}
+
+/// scale * div(u) of one cell, for the cell loops.
+struct CellDivergence {
+  Field u, v, w, target;
+  InverseSpacing inv;
+  bool three_d;
+  Real scale;
+  CellDivergence(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale_in)
+      : u(state.u), v(state.v), w(state.w), target(out), inv(grid.inv), three_d(grid.three_d), scale(scale_in) {}
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    target(i, j, k) = scale * divergence_at_center(u, v, w, i, j, k, inv, three_d);
+  }
+};
+
 /// compute_divergence_by_pairs with the w term (3D) or without (2D).
 template <bool HasZ>
-void divergence_columns(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale) {
+void divergence_columns(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale,
+                        const grid::IndexBox& box) {
   const fields::LocalShape& s = grid.shape;
-  const int g = s.ghost, sy = s.extent(0), sz = sy * s.extent(1);
+  const int sy = s.extent(0), sz = sy * s.extent(1);
   const Real* __restrict__ u = state.u.data();
   const Real* __restrict__ v = state.v.data();
   const Real* __restrict__ w = state.w.data();
   Real* __restrict__ div = out.data();
   const Real ix = scale * grid.inv.x, iy = scale * grid.inv.y, iz = scale * grid.inv.z;
   grid::for_each_pair_column(
-      "flow::divergence_by_pairs", {g, g, g}, {g + s.cells[0], g + s.cells[1], g + s.cells[2]},
-      KOKKOS_LAMBDA(const grid::PairColumn& c) {
+      "flow::divergence_by_pairs", box.lo, box.hi, KOKKOS_LAMBDA(const grid::PairColumn& c) {
         const int column = c.i + sy * c.j;
         RealPair w_low{};  // the z-faces below the pair's cells
         if (HasZ) w_low = grid::load_pair(w, column + sz * (c.k0 - 1));
@@ -50,24 +68,32 @@ void compute_divergence(const fields::FlowState& state, const Field& out, const 
     compute_divergence_by_pairs(state, out, grid, scale);
     return;
   }
-  const Field u = state.u, v = state.v, w = state.w, target = out;
-  const InverseSpacing inv = grid.inv;
-  const bool three_d = grid.three_d;
-  grid::for_each_owned_cell(
-      "flow::divergence", grid.shape, KOKKOS_LAMBDA(int i, int j, int k) {
-        target(i, j, k) = scale * divergence_at_center(u, v, w, i, j, k, inv, three_d);
-      });
+  grid::for_each_owned_cell("flow::divergence", grid.shape, CellDivergence(state, out, grid, scale));
+}
+
+void compute_divergence_in(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale,
+                           const grid::IndexBox& box) {
+  if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, out})) {
+    compute_divergence_by_pairs(state, out, grid, scale, box);
+    return;
+  }
+  grid::for_each_box_point("flow::divergence", box.lo, box.hi, CellDivergence(state, out, grid, scale));
+}
+
+void compute_divergence_by_pairs(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid,
+                                 Real scale, const grid::IndexBox& box) {
+  require(grid::fits_cell_pairs(grid.shape, {state.u, state.v, state.w, out}),
+          "compute_divergence_by_pairs: rows of odd length or fields not aligned to pairs of values");
+  if (grid.three_d) {
+    divergence_columns<true>(state, out, grid, scale, box);
+  } else {
+    divergence_columns<false>(state, out, grid, scale, box);
+  }
 }
 
 void compute_divergence_by_pairs(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid,
                                  Real scale) {
-  require(grid::fits_cell_pairs(grid.shape, {state.u, state.v, state.w, out}),
-          "compute_divergence_by_pairs: rows of odd length or fields not aligned to pairs of values");
-  if (grid.three_d) {
-    divergence_columns<true>(state, out, grid, scale);
-  } else {
-    divergence_columns<false>(state, out, grid, scale);
-  }
+  compute_divergence_by_pairs(state, out, grid, scale, owned_box(grid.shape));
 }
 
 Real local_max_abs_divergence(const fields::FlowState& state, const StaggeredGrid& grid) {

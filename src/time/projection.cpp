@@ -23,6 +23,10 @@ void Projection::build_rhs(const fields::FlowState& state, Real weight) {
   operators::compute_divergence(state, rhs_, grid_, 1 / weight);
 }
 
+void Projection::build_rhs_in(const fields::FlowState& state, Real weight, const grid::IndexBox& box) {
+  operators::compute_divergence_in(state, rhs_, grid_, 1 / weight, box);
+}
+
 solver::PoissonStats Projection::solve(const fields::FlowState& state, bool pin_mean) {
   // No flux crosses the boundary of a domain without Dirichlet faces (the deck check refuses an inflow without an
   // outflow), so the divergence sums to zero up to round-off.

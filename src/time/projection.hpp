@@ -2,6 +2,7 @@
 // The pressure projection of a stage: solve L(phi) = div(u*) / (alpha dt), then u = u* - alpha dt grad(phi).
 #include "config/deck.hpp"
 #include "core/phase_timers.hpp"
+#include "grid/overlap_ranges.hpp"
 #include "operators/gradient.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/poisson_solver.hpp"
@@ -21,6 +22,8 @@ class Projection {
 
   /// Writes the Poisson right-hand side div(u*) / weight (velocity ghosts must be valid).
   void build_rhs(const fields::FlowState& state, Real weight);
+  /// build_rhs on the cells of `box` only (the velocity faces they read must be valid).
+  void build_rhs_in(const fields::FlowState& state, Real weight, const grid::IndexBox& box);
   /// Solves for phi (warm-started from and stored into state.p); `pin_mean` sets its mean to zero when the pressure
   /// is only fixed up to a constant (walls and periodic faces).
   solver::PoissonStats solve(const fields::FlowState& state, bool pin_mean);

@@ -6,6 +6,7 @@
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
 #include "grid/index_ranges.hpp"
+#include "grid/overlap_ranges.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reducer.hpp"
 #include "physics/coupled_physics.hpp"
@@ -60,6 +61,8 @@ struct Simulation::Impl {
         reducer(context_in, deck_in.parallel.reduction_backend),
         halo(context_in, decomp, shape, velocity_fields(state, deck_in.domain.dimensions), 1,
              deck_in.parallel.halo_backend),
+        overlap(grid::overlap_ranges(decomp, shape, 1)),
+        overlap_halo(deck_in.parallel.overlap && halo.bytes_per_exchange() > 0),
         boundary(deck_in.boundary, decomp, shape),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
@@ -87,10 +90,35 @@ struct Simulation::Impl {
     }
   }
 
-  // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `pin_mean`
-  // sets the pressure's mean to zero where only its gradient is fixed.
-  solver::PoissonStats project(Real weight, bool pin_mean) {
+  // fill_velocity_ghosts(true, stage_dt) that also builds the right-hand side of the projection with weight
+  // `stage_dt`: the divergence of the cells that read no ghost from another rank or a physical boundary is computed
+  // while the halo messages are in flight, that of the cells around them after the boundaries are filled.
+  void fill_velocity_ghosts_building_rhs(Real stage_dt) {
     {
+      auto scope = timers.time(Phase::halo);
+      halo.begin();
+    }
+    {
+      auto scope = timers.time(Phase::projection);
+      projection.build_rhs_in(state, stage_dt, overlap.interior);
+    }
+    {
+      auto scope = timers.time(Phase::halo);
+      halo.finish();
+    }
+    {
+      auto scope = timers.time(Phase::boundary);
+      boundary.apply(state, stage_dt);
+    }
+    auto scope = timers.time(Phase::projection);
+    for (const auto& box : overlap.shell) projection.build_rhs_in(state, stage_dt, box);
+  }
+
+  // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `pin_mean`
+  // sets the pressure's mean to zero where only its gradient is fixed; `rhs_built`: the right-hand side is already
+  // there (fill_velocity_ghosts_building_rhs).
+  solver::PoissonStats project(Real weight, bool pin_mean, bool rhs_built = false) {
+    if (!rhs_built) {
       auto scope = timers.time(Phase::projection);
       projection.build_rhs(state, weight);
     }
@@ -205,7 +233,13 @@ struct Simulation::Impl {
         physics.advance_scalars(state, dt * stage.gamma, dt * stage.zeta);
         if (momentum.finish(state, grid)) halo.rebind(velocity_fields(state, deck.domain.dimensions));
       }
-      fill_velocity_ghosts(true, dt * stage.alpha());
+      // With bodies the projection's right-hand side comes after the forcing: no overlap.
+      const bool rhs_built = overlap_halo && !physics.has_bodies();
+      if (rhs_built) {
+        fill_velocity_ghosts_building_rhs(dt * stage.alpha());
+      } else {
+        fill_velocity_ghosts(true, dt * stage.alpha());
+      }
       if (physics.has_bodies()) {
         predict_with_previous_pressure(dt * stage.alpha());
         {
@@ -218,7 +252,7 @@ struct Simulation::Impl {
       // bodies, whose incremental pressure adds up over the stages).
       const bool last_stage = s + 1 == stages.count;
       if (!physics.has_bodies()) pressure_guess.before_solve(state.p, s);
-      const solver::PoissonStats stats = project(dt * stage.alpha(), last_stage || physics.has_bodies());
+      const solver::PoissonStats stats = project(dt * stage.alpha(), last_stage || physics.has_bodies(), rhs_built);
       if (!physics.has_bodies()) pressure_guess.after_solve(state.p, s);
       if (physics.has_bodies()) {
         auto scope = timers.time(Phase::projection);
@@ -277,6 +311,8 @@ struct Simulation::Impl {
   } last_good_step;
   parallel::Reducer reducer;
   parallel::HaloExchange halo;
+  grid::OverlapRanges overlap;  // the owned cells split around the velocity halo's late ghosts
+  bool overlap_halo = false;    // parallel.overlap, where the velocity halo sends messages to other ranks
   boundary::VelocityBoundary boundary;
   PhaseTimers timers;  // before the projection, whose solver charges its communication to it
   Projection projection;
