@@ -114,7 +114,8 @@ struct OutputConfig {
   std::vector<std::string> fields{"velocity", "pressure", "vorticity", "scalars"};  ///< see config/output_fields.hpp
   long long checkpoint_interval_steps = 0;  ///< 0 = only at the end and on signals
   int keep_checkpoints = 3;
-  long long log_interval = 10;  ///< print a diagnostics line every N steps
+  long long log_interval = 10;    ///< print a diagnostics line every N steps
+  bool exact_phase_times = true;  ///< fence the device at the end of each timed phase (false: host time only)
 
   bool operator==(const OutputConfig&) const = default;
 };

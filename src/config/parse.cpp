@@ -189,6 +189,9 @@ class DeckReader : public YamlReader {
     if (node["keep_checkpoints"])
       output.keep_checkpoints = read_int(node["keep_checkpoints"], "output.keep_checkpoints");
     if (node["log_interval"]) output.log_interval = read_long(node["log_interval"], "output.log_interval");
+    if (node["exact_phase_times"]) {
+      output.exact_phase_times = read_bool(node["exact_phase_times"], "output.exact_phase_times");
+    }
   }
 
   void read_parallel(const YAML::Node& node, ParallelConfig& parallel) {

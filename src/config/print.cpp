@@ -134,7 +134,8 @@ std::string to_yaml(const Deck& deck) {
   out << "]\n"
       << "  checkpoint_interval_steps: " << output.checkpoint_interval_steps << "\n"
       << "  keep_checkpoints: " << output.keep_checkpoints << "\n"
-      << "  log_interval: " << output.log_interval << "\n";
+      << "  log_interval: " << output.log_interval << "\n"
+      << "  exact_phase_times: " << boolean(output.exact_phase_times) << "\n";
   const auto& parallel = deck.parallel;
   out << "parallel:\n"
       << "  process_grid: " << list(parallel.process_grid, n) << "\n"

@@ -25,7 +25,7 @@ const std::vector<std::string>* section_keys(const std::string& path) {
         "check_every"}},
       {"output",
        {"directory", "overwrite", "interval_steps", "interval_time", "fields", "checkpoint_interval_steps",
-        "keep_checkpoints", "log_interval"}},
+        "keep_checkpoints", "log_interval", "exact_phase_times"}},
       {"parallel", {"process_grid", "halo_backend", "reduction_backend", "overlap"}},
   };
   static const std::vector<std::string> face_keys{"type", "velocity", "profile", "kind"};

@@ -79,6 +79,8 @@ class PhaseTimers {
   const Seconds& total() const { return total_; }
   /// Whether scopes wait for the device as Wait says (exact attribution) or time the host only (no added fences).
   void set_fence(bool fence) { fence_ = fence; }
+  /// True when scopes wait for the device.
+  bool fences() const { return fence_; }
   /// Clears the per-step accumulators.
   void start_step() { step_.fill(0); }
 

@@ -108,7 +108,8 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
       .set("stop_reason", local.stop_reason)
       .set("final_time", local.final_time)
       .set("final_step", local.final_step)
-      .set("scaling_verdict", verdict);
+      .set("scaling_verdict", verdict)
+      .set("phase_timing", local.exact_phase_times ? "exact" : "host_only");
 
   std::string& text = summary.text;
   text += line("run summary: %lld steps in %.3f s, %.3f ms/step, %.3e cell updates/s (%.3e per rank)\n", local.steps,
@@ -125,6 +126,11 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
       line("  pressure solve %.1f %% of the run: compute %.1f %%, halo %.1f %%, reductions + coarse gather %.1f %%\n",
            100 * facts.poisson_solve_share(), 100 * facts.poisson_share, 100 * facts.poisson_halo_share,
            100 * facts.poisson_reduction_share);
+  if (!local.exact_phase_times) {
+    text +=
+        "  (output.exact_phase_times is false: phase times are the host's, and kernels still running at the end of "
+        "a phase count in later phases)\n";
+  }
   if (asynchronous) {
     text +=
         "  (on GPUs the solver's communication runs asynchronously: its halo and reduction times are the host's "

@@ -4,13 +4,15 @@
 //   case, ranks, cells, local_cells_max, steps, wall_seconds, seconds_per_step, cell_updates_per_second,
 //   cell_updates_per_second_per_rank, phase_seconds{}, phase_share{}, communication_share, poisson_solve_share,
 //   poisson_communication_share, poisson_communication_timing, halo_backend, reduction_backend, device,
-//   poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict.
+//   poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict, phase_timing.
 // Phase seconds are the mean over ranks; wall_seconds is the slowest rank's. The phases are exclusive: poisson is the
 // pressure solver's own work, poisson_halo and poisson_reduction its communication. communication_share is every
 // halo exchange and reduction (velocity, diagnostics and pressure solve), waiting for other ranks included;
 // poisson_solve_share the whole solve; poisson_communication_share its halo exchanges and reductions.
 // poisson_communication_timing is "measured" where the solver's communication blocks the host (MPI), and
 // "enqueue_only" with NCCL, whose transfers run asynchronously on the device and are charged to poisson instead.
+// phase_timing is "exact" when every phase fenced the device at its end (the default) and "host_only" with
+// output.exact_phase_times: false, where a phase's kernels still running at its end are charged to later phases.
 #include "core/phase_timers.hpp"
 #include "grid/decomposition.hpp"
 #include "io/json.hpp"
@@ -29,6 +31,7 @@ struct RunMeasurements {
   std::string halo_backend, reduction_backend, poisson_solver, stop_reason;
   double final_time = 0;
   long long final_step = 0;
+  bool exact_phase_times = true;  ///< the phase timers fenced the device (output.exact_phase_times)
 };
 
 /// The summary, the same on every rank.

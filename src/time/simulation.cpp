@@ -64,6 +64,7 @@ struct Simulation::Impl {
         overlap(grid::overlap_ranges(decomp, shape, 1)),
         overlap_halo(deck_in.parallel.overlap && halo.bytes_per_exchange() > 0),
         boundary(deck_in.boundary, decomp, shape),
+        timers(deck_in.output.exact_phase_times),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
         momentum(shape, physics.has_momentum_sources()),
@@ -417,7 +418,8 @@ int Simulation::run() {
                            s.projection.solver_name(),
                            stop_reason,
                            s.sim_time,
-                           s.step_count};
+                           s.step_count,
+                           s.timers.fences()};
   const RunSummary summary = summarise_run(measured, s.decomp, s.context);
   outputs.finish(summary.json);
   if (s.talkative()) {

@@ -27,7 +27,7 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
       " pre_smooth: 0, post_smooth: 3, check_every: 2}\n"
       "output: {directory: 'runs/with space/\"quoted\" \\\\ dir', overwrite: true, interval_steps: 5,"
       " interval_time: 0, fields: [q_criterion, velocity], checkpoint_interval_steps: 100, keep_checkpoints: 1,"
-      " log_interval: 1}\n"
+      " log_interval: 1, exact_phase_times: false}\n"
       "parallel: {process_grid: [2, 0, 1], halo_backend: nccl, reduction_backend: mpi, overlap: false}\n";
   const Deck deck = load_text(yaml, "t");
   EXPECT_EQ(deck.output.directory, "runs/with space/\"quoted\" \\\\ dir");
@@ -35,6 +35,7 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
   const std::string printed = to_yaml(deck);
   EXPECT_EQ(load_text(printed, "t"), deck) << printed;
   EXPECT_CONTAINS(printed, "dt: 0.000123");
+  EXPECT_FALSE(deck.output.exact_phase_times);
   EXPECT_CONTAINS(printed, "x_low: {type: inflow, velocity: [0.7, 0.1, 0], profile: parabolic}");
 }
 

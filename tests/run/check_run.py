@@ -74,12 +74,13 @@ def check_outputs(work):
     for key in ["case", "ranks", "cells", "local_cells_max", "steps", "wall_seconds", "seconds_per_step",
                 "cell_updates_per_second", "cell_updates_per_second_per_rank", "phase_seconds", "phase_share",
                 "communication_share", "poisson_solve_share", "poisson_communication_share",
-                "poisson_communication_timing", "halo_backend", "reduction_backend", "device"]:
+                "poisson_communication_timing", "halo_backend", "reduction_backend", "device", "phase_timing"]:
         check(key in summary, f"summary.json lacks {key}")
     check(summary.get("ranks") == 2 and summary.get("cells") == 256 and summary.get("steps") == 12,
           f"summary ranks/cells/steps {summary.get('ranks')} {summary.get('cells')} {summary.get('steps')}")
     check(summary.get("local_cells_max") == 128, f"local_cells_max {summary.get('local_cells_max')}")
     check(abs(sum(summary["phase_share"].values()) - 1) < 0.2, f"phase shares {summary['phase_share']}")
+    check(summary["phase_timing"] == "exact", f"phase_timing {summary['phase_timing']} by default")
     check_communication_shares(summary)
     check("scaling:" in result.stdout, "no scaling verdict printed with 2 ranks")
     check("pressure solve" in result.stdout and "poisson_reduction" in result.stdout,
@@ -90,6 +91,14 @@ def check_outputs(work):
     check(again.returncode != 0, "a second run into the same folder was not refused")
     check("already holds results of an earlier run" in terminal(again), "refusal message")
     check(digest(run) == before, "the refused run changed the earlier results")
+    host = work / "cavity-host-timed"
+    timed = eddy(SMALL + ["--set", f"output.directory={host}", "--set", "time.max_steps=3", "--set",
+                          "output.exact_phase_times=false"], ranks=1)
+    show(timed)
+    check(timed.returncode == 0, f"host-timed run exit {timed.returncode}")
+    check(json.loads((host / "summary.json").read_text()).get("phase_timing") == "host_only",
+          "summary.json of a run with output.exact_phase_times false")
+    check("phase times are the host's" in timed.stdout, "no note that the phase times are the host's")
 
 
 def check_telemetry_phases(rows):
