@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 
 #include <string>
+#include <utility>
 
 namespace eddy::time {
 namespace {
@@ -32,24 +33,22 @@ PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages) : reco
   for (int k = 1; k < stages; ++k) change_[k] = fields::make_field("pressure_guess::change", shape);
 }
 
-void PressureGuess::before_solve(Field p, int stage) {
+void PressureGuess::before_solve(Field& p, int stage) {
   if (stage == 0) return;
   require_contiguous(p);
-  require(kept_.span() == p.span(), "PressureGuess: the pressure field has another shape");
-  Real* pressure = p.data();
-  Real* kept = kept_.data();
-  const long long points = static_cast<long long>(p.span());
+  require(kept_.span() == p.span() && kept_.layout() == p.layout(),
+          "PressureGuess: the pressure field has another shape");
   if (!recorded_[stage]) {
     Kokkos::deep_copy(ExecSpace(), kept_, p);
     return;
   }
+  const Real* previous_stage = p.data();
   const Real* change = change_[stage].data();
+  Real* guess = kept_.data();
   Kokkos::parallel_for(
-      "pressure_guess::before_solve", SpanRange(0, points), KOKKOS_LAMBDA(long long n) {
-        const Real previous_stage = pressure[n];
-        kept[n] = previous_stage;
-        pressure[n] = previous_stage + change[n];
-      });
+      "pressure_guess::before_solve", SpanRange(0, static_cast<long long>(p.span())),
+      KOKKOS_LAMBDA(long long n) { guess[n] = previous_stage[n] + change[n]; });
+  std::swap(p, kept_);  // p names the guess, kept_ the previous stage's pressure
 }
 
 void PressureGuess::after_solve(Field p, int stage) {

@@ -7,7 +7,9 @@
 // of pressure between two stages varies slowly from one step to the next, so stage k starts instead from
 //   p_{k-1} + (p_k - p_{k-1}) of the previous step,
 // which costs two streaming passes per stage and saves a multigrid cycle where the plain warm start needs two. The
-// first step of a run starts each stage from the previous stage's pressure; checkpoints hold the recorded changes.
+// guess is written into a second pressure buffer, which the pressure field then names, so that the previous stage's
+// pressure stays where it was without a copy. The first step of a run starts each stage from the previous stage's
+// pressure; checkpoints hold the recorded changes.
 #include "core/types.hpp"
 #include "fields/field.hpp"
 
@@ -20,8 +22,9 @@ class PressureGuess {
  public:
   /// Guesses for a scheme of `stages` stages on fields of `shape`.
   PressureGuess(const fields::LocalShape& shape, int stages);
-  /// Before stage `stage`'s solve: p += the previous step's change from the stage before (when known); keeps p.
-  void before_solve(Field p, int stage);
+  /// Before stage `stage`'s solve: p + the previous step's change from the stage before (when known), into the second
+  /// buffer, which `p` names on return; keeps the pressure p had.
+  void before_solve(Field& p, int stage);
   /// After stage `stage`'s solve: records p - (the pressure kept by before_solve) for the next step.
   void after_solve(Field p, int stage);
   /// The recorded changes, named for a checkpoint (a restart continues with them bit for bit).
@@ -32,7 +35,7 @@ class PressureGuess {
   void restore(const std::vector<std::string>& names);
 
  private:
-  Field kept_;                  // the previous stage's pressure, during a stage's solve
+  Field kept_;                  // the previous stage's pressure during a stage's solve; the guess buffer otherwise
   std::vector<Field> change_;   // per stage k >= 1: p_k - p_{k-1} of the last step
   std::vector<bool> recorded_;  // change_[k] holds a value
 };
