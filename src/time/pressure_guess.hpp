@@ -6,10 +6,10 @@
 // pressure, the second stage's solve starts ten times further from its solution than the first stage's. The change
 // of pressure between two stages varies slowly from one step to the next, so stage k starts instead from
 //   p_{k-1} + (p_k - p_{k-1}) of the previous step,
-// which costs two streaming passes per stage and saves a multigrid cycle where the plain warm start needs two. The
-// guess is written into a second pressure buffer, which the pressure field then names, so that the previous stage's
-// pressure stays where it was without a copy. The first step of a run starts each stage from the previous stage's
-// pressure; checkpoints hold the recorded changes.
+// which costs two streaming kernels per stage (two reads and one write each) and saves a multigrid cycle where the
+// plain warm start needs two. The guess is written into a second pressure buffer, which the pressure field then
+// names, so that the previous stage's pressure stays where it was without a copy. The first step of a run starts each
+// stage from the previous stage's pressure; checkpoints hold the recorded changes.
 #include "core/types.hpp"
 #include "fields/field.hpp"
 
