@@ -44,4 +44,19 @@ inline Policy3 all_points(const fields::LocalShape& s) {
 /// An explicit box of view indices [lo, hi).
 inline Policy3 box(Int3 lo, Int3 hi) { return Policy3({lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}, stencil_tile()); }
 
+/// A box of view indices [lo, hi) per axis.
+struct IndexBox {
+  Int3 lo{0, 0, 0};
+  Int3 hi{0, 0, 0};
+
+  /// True when the box holds no point.
+  bool empty() const { return lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]; }
+  /// Points in the box (0 when empty).
+  long long count() const {
+    return empty() ? 0 : static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+  }
+  /// The box as a kernel policy.
+  Policy3 policy() const { return box(lo, hi); }
+};
+
 }  // namespace eddy::grid

@@ -1,6 +1,6 @@
 #pragma once
 // Divergence of the face velocities at the cell centres: the right-hand side of the pressure Poisson equation.
-#include "grid/overlap_ranges.hpp"
+#include "grid/index_ranges.hpp"
 #include "operators/staggered_grid.hpp"
 
 namespace eddy::operators {

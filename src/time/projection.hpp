@@ -2,7 +2,7 @@
 // The pressure projection of a stage: solve L(phi) = div(u*) / (alpha dt), then u = u* - alpha dt grad(phi).
 #include "config/deck.hpp"
 #include "core/phase_timers.hpp"
-#include "grid/overlap_ranges.hpp"
+#include "grid/index_ranges.hpp"
 #include "operators/gradient.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/poisson_solver.hpp"
