@@ -53,6 +53,7 @@ run poisson_small "$eddy" bench poisson --n 128
 run step1_small "$eddy" bench step --n 128
 if [[ $gpus -ge 2 ]]; then
   run step2weak mpirun_gpus 2 "$eddy" bench step --n "$size" --weak
+  run step2weak_no_overlap mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --no-overlap
   run step2strong mpirun_gpus 2 "$eddy" bench step --n "$size"
 fi
 
@@ -76,11 +77,11 @@ fi
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
-  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2strong poisson_small step1_small; do
+  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2strong poisson_small step1_small; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
   if [[ $f == step* ]]; then
-    grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection)" "$out/$f.log"
+    grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection|halo)" "$out/$f.log"
   else
     grep -vE "^\s*$" "$out/$f.log" | tail -40
   fi
