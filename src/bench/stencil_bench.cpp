@@ -1,6 +1,6 @@
 // `eddy bench stencil`: the 7-point residual r = b - L(x) (two reads, one write: 24 B/cell at best), the Laplacian
-// apply (one read, one write: 16 B/cell) and one red-black Gauss-Seidel sweep, each against the fastest streaming
-// kernel with its mix over the same cell count: a triad a = b + s c or a copy a = b.
+// apply and the multigrid prolongation (one read, one write: 16 B/cell) and one red-black Gauss-Seidel sweep, each
+// against the fastest streaming kernel with its mix over the same cell count: a triad a = b + s c or a copy a = b.
 #include "bench/bench_support.hpp"
 #include "bench/poisson_benchmarks.hpp"
 #include "grid/cell_loops.hpp"
@@ -228,6 +228,25 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   check_form("laplacian, one cell per thread", false, [&] { laplacian_by_cells(r_form, x, Field(), level); });
   rows.push_back({"laplacian apply, one cell/thread", 16,
                   time_kernel([&] { laplacian_by_cells(r_form, x, Field(), level); }, reps, reducer)});
+  // The prolongation x += P(coarse x) from the level coarsened by two (16 B/cell for the fine field, one coarse value
+  // per eight cells besides): the production form (columns of pairs on GPUs) must add what the parent-pairs form
+  // adds before either is timed.
+  {
+    const Int3 by_two{2, 2, 2};
+    const solver::PoissonLevel coarse = solver::coarsen(level, by_two);
+    Field coarse_x = fields::make_field("bench::coarse_x", coarse.shape);
+    fill_random(coarse_x, context.rank() + 2000);
+    Kokkos::deep_copy(r, x);
+    Kokkos::deep_copy(r_form, x);
+    solver::prolong_add(r, coarse_x, level, coarse, by_two);
+    solver::prolong_add_by_parent_pairs(r_form, coarse_x, level, coarse, 2, 2);
+    require(max_difference(r, r_form) < 1e-12, "bench stencil: the prolongation's forms differ");
+    rows.push_back({"prolongation (production)", 16,
+                    time_kernel([&] { solver::prolong_add(r, coarse_x, level, coarse, by_two); }, reps, reducer)});
+    rows.push_back({"prolongation, parent pairs", 16,
+                    time_kernel([&] { solver::prolong_add_by_parent_pairs(r_form, coarse_x, level, coarse, 2, 2); },
+                                reps, reducer)});
+  }
   // One red-black sweep is both colours, red first.
   const auto time_both_colours = [&](const std::function<void(int)>& colour_sweep) {
     return time_kernel(

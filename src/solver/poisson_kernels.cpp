@@ -20,23 +20,6 @@ Kokkos::Sum<Sums<N>, MemSpace> into_buffer(Buffer values) {
   return Kokkos::Sum<Sums<N>, MemSpace>(SumsView<N>(reinterpret_cast<Sums<N>*>(values.data())));
 }
 
-// Linear interpolation between cell centres two fine cells apart: the parent's weight and the partner's.
-constexpr Real parent_share = 0.75, partner_share = 0.25;
-
-/// The view index of the parent cell and the linear-interpolation partner along one axis of a fine cell.
-struct InterpolationAxis {
-  int parent, partner;
-  Real parent_weight, partner_weight;
-};
-
-KOKKOS_INLINE_FUNCTION InterpolationAxis interpolation_axis(int fine_index, int fine_ghost, int coarse_ghost,
-                                                            int factor) {
-  const int local = fine_index - fine_ghost;
-  if (factor == 1) return {coarse_ghost + local, coarse_ghost + local, 1, 0};
-  const int parent = coarse_ghost + (local >> 1);  // local >= 0: owned cells only
-  return {parent, parent + ((local & 1) == 0 ? -1 : 1), parent_share, partner_share};
-}
-
 // The global sum of the first `n` device values of `sums`, charged to the solver's reductions.
 void reduce_sums(Buffer sums, int n, const PoissonLevel& level, const parallel::Reducer& reducer) {
   CommunicationScope scope(level.timers, Phase::poisson_reduction, reducer.blocks_host());
@@ -183,62 +166,6 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
       "poisson::check_partials_sum", grid::ReduceRange(0, count),
       KOKKOS_LAMBDA(int p, ResidualSums& total) { total += partials(p); }, into_buffer<3>(sums));
   reduce_sums(sums, 3, fine, reducer);
-}
-
-namespace {
-
-// Prolongation where x is coarsened by two: each thread adds the correction to the two fine cells of one coarse
-// parent along x, which share the parent's x-neighbours (12 coarse reads for two cells instead of 16).
-void prolong_add_pairs(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, int fy, int fz) {
-  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
-  const Real* c = coarse_x.data();
-  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
-  const fields::WritableFlatField fine_x(x);
-  const Int3 lo{0, gf, gf}, hi{fine.shape.cells[0] / 2, gf + fine.shape.cells[1], gf + fine.shape.cells[2]};
-  grid::for_each_box_point(
-      "poisson::prolong_add", lo, hi, KOKKOS_LAMBDA(int pair, int j, int k) {
-        const auto ay = interpolation_axis(j, gf, gc, fy);
-        const auto az = interpolation_axis(k, gf, gc, fz);
-        const Real* parent = c + gc + pair + row * ay.parent + plane * az.parent;
-        const int dy = row * (ay.partner - ay.parent), dz = plane * (az.partner - az.parent);
-        // Along x at offset o from the parent: the even cell's partner is on the low side, the odd cell's on the high.
-        const auto even = [&](int o) { return parent_share * parent[o] + partner_share * parent[o - 1]; };
-        const auto odd = [&](int o) { return parent_share * parent[o] + partner_share * parent[o + 1]; };
-        const Real even_correction =
-            az.parent_weight * (ay.parent_weight * even(0) + ay.partner_weight * even(dy)) +
-            az.partner_weight * (ay.parent_weight * even(dz) + ay.partner_weight * even(dy + dz));
-        const Real odd_correction = az.parent_weight * (ay.parent_weight * odd(0) + ay.partner_weight * odd(dy)) +
-                                    az.partner_weight * (ay.parent_weight * odd(dz) + ay.partner_weight * odd(dy + dz));
-        const int i = gf + 2 * pair;
-        fine_x(i, j, k) += even_correction;
-        fine_x(i + 1, j, k) += odd_correction;
-      });
-}
-
-}  // namespace
-
-void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor) {
-  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
-  const int fx = factor[0], fy = factor[1], fz = factor[2];
-  if (fx == 2) return prolong_add_pairs(x, coarse_x, fine, coarse, fy, fz);
-  const Real* c = coarse_x.data();
-  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
-  grid::for_each_owned_cell(
-      "poisson::prolong_add", fine.shape, KOKKOS_LAMBDA(int i, int j, int k) {
-        const auto ax = interpolation_axis(i, gf, gc, fx);
-        const auto ay = interpolation_axis(j, gf, gc, fy);
-        const auto az = interpolation_axis(k, gf, gc, fz);
-        // Flat offsets from the parent, written out term by term: small arrays indexed in loops with run-time bounds
-        // went to local memory (the kernel ran at a third of the bandwidth).
-        const Real* parent = c + ax.parent + row * ay.parent + plane * az.parent;
-        const int dx = ax.partner - ax.parent, dy = row * (ay.partner - ay.parent),
-                  dz = plane * (az.partner - az.parent);
-        const auto along_x = [&](int o) { return ax.parent_weight * parent[o] + ax.partner_weight * parent[o + dx]; };
-        const auto along_xy = [&](int o) {
-          return ay.parent_weight * along_x(o) + ay.partner_weight * along_x(o + dy);
-        };
-        x(i, j, k) += az.parent_weight * along_xy(0) + az.partner_weight * along_xy(dz);
-      });
 }
 
 void apply_and_dot(Field q, Field p, const PoissonLevel& level, Buffer pq, const parallel::Reducer& reducer) {

@@ -64,6 +64,14 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
                                  const parallel::Reducer& reducer);
 /// x += linear interpolation of the coarse correction (coarse ghosts valid, edges and corners included).
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor);
+/// prolong_add by columns of aligned cell pairs marching up z (grid/pair_columns.hpp), each coarse plane interpolated
+/// in x and y once per column: the GPU form for 3D levels coarsened by two along x and z, on any backend.
+void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
+                            const Int3& factor);
+/// prolong_add where x is coarsened by two, one thread per pair of fine cells of a coarse parent (along y and z by
+/// factors fy and fz): the form for 2D levels.
+void prolong_add_by_parent_pairs(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, int fy,
+                                 int fz);
 
 /// q = L(p) and pq[0] = p . q, reduced over ranks.
 void apply_and_dot(Field q, Field p, const PoissonLevel& level, Buffer pq, const parallel::Reducer& reducer);

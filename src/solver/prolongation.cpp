@@ -1,0 +1,142 @@
+#include "core/error.hpp"
+#include "fields/flat_field.hpp"
+#include "grid/cell_loops.hpp"
+#include "grid/pair_columns.hpp"
+#include "solver/poisson_kernels.hpp"
+
+namespace eddy::solver {
+namespace {
+
+// Linear interpolation between cell centres two fine cells apart: the parent's weight and the partner's.
+constexpr Real parent_share = 0.75, partner_share = 0.25;
+
+/// The view index of the parent cell and the linear-interpolation partner along one axis of a fine cell.
+struct InterpolationAxis {
+  int parent, partner;
+  Real parent_weight, partner_weight;
+};
+
+KOKKOS_INLINE_FUNCTION InterpolationAxis interpolation_axis(int fine_index, int fine_ghost, int coarse_ghost,
+                                                            int factor) {
+  const int local = fine_index - fine_ghost;
+  if (factor == 1) return {coarse_ghost + local, coarse_ghost + local, 1, 0};
+  const int parent = coarse_ghost + (local >> 1);  // a ghost (local -1 or n) maps onto a coarse ghost
+  return {parent, parent + ((local & 1) == 0 ? -1 : 1), parent_share, partner_share};
+}
+
+}  // namespace
+
+// Each thread adds the correction to the two fine cells of one coarse parent along x, which share the parent's
+// x-neighbours (12 coarse reads for two cells instead of 16).
+void prolong_add_by_parent_pairs(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, int fy,
+                                 int fz) {
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const Real* c = coarse_x.data();
+  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
+  const fields::WritableFlatField fine_x(x);
+  const Int3 lo{0, gf, gf}, hi{fine.shape.cells[0] / 2, gf + fine.shape.cells[1], gf + fine.shape.cells[2]};
+  grid::for_each_box_point(
+      "poisson::prolong_add", lo, hi, KOKKOS_LAMBDA(int pair, int j, int k) {
+        const auto ay = interpolation_axis(j, gf, gc, fy);
+        const auto az = interpolation_axis(k, gf, gc, fz);
+        const Real* parent = c + gc + pair + row * ay.parent + plane * az.parent;
+        const int dy = row * (ay.partner - ay.parent), dz = plane * (az.partner - az.parent);
+        // Along x at offset o from the parent: the even cell's partner is on the low side, the odd cell's on the high.
+        const auto even = [&](int o) { return parent_share * parent[o] + partner_share * parent[o - 1]; };
+        const auto odd = [&](int o) { return parent_share * parent[o] + partner_share * parent[o + 1]; };
+        const Real even_correction =
+            az.parent_weight * (ay.parent_weight * even(0) + ay.partner_weight * even(dy)) +
+            az.partner_weight * (ay.parent_weight * even(dz) + ay.partner_weight * even(dy + dz));
+        const Real odd_correction = az.parent_weight * (ay.parent_weight * odd(0) + ay.partner_weight * odd(dy)) +
+                                    az.partner_weight * (ay.parent_weight * odd(dz) + ay.partner_weight * odd(dy + dz));
+        const int i = gf + 2 * pair;
+        fine_x(i, j, k) += even_correction;
+        fine_x(i + 1, j, k) += odd_correction;
+      });
+}
+
+void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
+                            const Int3& factor) {
+  static_assert(grid::kPairPlanes % 2 == 0, "columns take fine planes two at a time");
+  require(factor[0] == 2 && factor[2] == 2 && fine.decomp.global.dim == 3 && fine.shape.cells[2] % 2 == 0 &&
+              fine.shape.ghost % 2 == 1 && grid::fits_cell_pairs(fine.shape, {x}),
+          "prolong_add_by_columns: needs a 3D level coarsened by two along x and z, with an odd ghost width and rows "
+          "of aligned pairs");
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost, fy = factor[1];
+  const Real* __restrict__ c = coarse_x.data();
+  Real* __restrict__ f = x.data();
+  const int coarse_row = static_cast<int>(coarse_x.stride(1)), coarse_plane = static_cast<int>(coarse_x.stride(2));
+  const int row = fine.shape.extent(0), plane = row * fine.shape.extent(1);
+  const auto& n = fine.shape.cells;
+  grid::for_each_pair_column(
+      "poisson::prolong_add_by_columns", {gf, gf, gf}, {gf + n[0], gf + n[1], gf + n[2]},
+      KOKKOS_LAMBDA(const grid::PairColumn& col) {
+        // With an odd ghost width the pair's cells (local 2 m - 1 and 2 m) lie in coarse columns m - 1 and m, each
+        // the other's partner: both interpolate between the same two values of a coarse row.
+        const int west = gc + ((col.i - gf) >> 1);
+        const InterpolationAxis ay = interpolation_axis(col.j, gf, gc, fy);
+        const int parent_row = coarse_row * ay.parent + west, partner_row = coarse_row * ay.partner + west;
+        // Both cells' interpolation in coarse plane q: along y, then along x.
+        const auto in_plane = [&](int q) {
+          const Real* at = c + coarse_plane * q;
+          const Real low = ay.parent_weight * at[parent_row] + ay.partner_weight * at[partner_row];
+          const Real high = ay.parent_weight * at[parent_row + 1] + ay.partner_weight * at[partner_row + 1];
+          return RealPair{parent_share * low + partner_share * high, parent_share * high + partner_share * low};
+        };
+        // A column starts on an even local plane and holds an even number of planes (n[2] and kPairPlanes are
+        // even), so it takes them two at a time: both lie in coarse plane q, the even one leaning on q - 1, the odd
+        // one on q + 1. Each coarse plane is interpolated in x and y once per column, and the next two fine planes
+        // are loaded before these are stored.
+        int q = gc + ((col.k0 - gf) >> 1);
+        RealPair below = in_plane(q - 1), centre = in_plane(q);
+        int p = col.i + row * col.j + plane * col.k0;
+        RealPair even = grid::load_pair(f, p), odd = grid::load_pair(f, p + plane);
+        for (int k = col.k0; k < col.k1; k += 2, p += 2 * plane, ++q) {
+          RealPair next_even{}, next_odd{};
+          if (k + 2 < col.k1) {
+            next_even = grid::load_pair(f, p + 2 * plane);
+            next_odd = grid::load_pair(f, p + 3 * plane);
+          }
+          const RealPair above = in_plane(q + 1);
+          even.even += parent_share * centre.even + partner_share * below.even;
+          even.odd += parent_share * centre.odd + partner_share * below.odd;
+          odd.even += parent_share * centre.even + partner_share * above.even;
+          odd.odd += parent_share * centre.odd + partner_share * above.odd;
+          grid::store_pair(f, p, even, col.first_in, col.second_in);
+          grid::store_pair(f, p + plane, odd, col.first_in, col.second_in);
+          below = centre;
+          centre = above;
+          even = next_even;
+          odd = next_odd;
+        }
+      });
+}
+
+void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor) {
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const int fx = factor[0], fy = factor[1], fz = factor[2];
+  if (fx == 2 && fz == 2 && fine.decomp.global.dim == 3 && gf % 2 == 1 && grid::use_cell_pairs(fine.shape, {x})) {
+    return prolong_add_by_columns(x, coarse_x, fine, coarse, factor);
+  }
+  if (fx == 2) return prolong_add_by_parent_pairs(x, coarse_x, fine, coarse, fy, fz);
+  const Real* c = coarse_x.data();
+  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
+  grid::for_each_owned_cell(
+      "poisson::prolong_add", fine.shape, KOKKOS_LAMBDA(int i, int j, int k) {
+        const auto ax = interpolation_axis(i, gf, gc, fx);
+        const auto ay = interpolation_axis(j, gf, gc, fy);
+        const auto az = interpolation_axis(k, gf, gc, fz);
+        // Flat offsets from the parent, written out term by term: small arrays indexed in loops with run-time bounds
+        // went to local memory (the kernel ran at a third of the bandwidth).
+        const Real* parent = c + ax.parent + row * ay.parent + plane * az.parent;
+        const int dx = ax.partner - ax.parent, dy = row * (ay.partner - ay.parent),
+                  dz = plane * (az.partner - az.parent);
+        const auto along_x = [&](int o) { return ax.parent_weight * parent[o] + ax.partner_weight * parent[o + dx]; };
+        const auto along_xy = [&](int o) {
+          return ay.parent_weight * along_x(o) + ay.partner_weight * along_x(o + dy);
+        };
+        x(i, j, k) += az.parent_weight * along_xy(0) + az.partner_weight * along_xy(dz);
+      });
+}
+
+}  // namespace eddy::solver
