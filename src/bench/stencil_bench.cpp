@@ -241,6 +241,28 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
     solver::prolong_add(r, coarse_x, level, coarse, by_two);
     solver::prolong_add_by_parent_pairs(r_form, coarse_x, level, coarse, 2, 2);
     require(max_difference(r, r_form) < 1e-12, "bench stencil: the prolongation's forms differ");
+    // The restriction of the residual b - L(x) to the coarse right-hand side (two fine reads per cell, one coarse
+    // write per eight), alone as in a V-cycle, and with the check's sums as at the top of each solve.
+    Field coarse_b = fields::make_field("bench::coarse_b", coarse.shape),
+          coarse_b_form = fields::make_field("bench::coarse_b_form", coarse.shape);
+    solver::restrict_residual(coarse_b, x, b, level, coarse, by_two);
+    solver::restrict_residual_by_cells(coarse_b_form, x, b, level, coarse, by_two);
+    require(max_difference(coarse_b, coarse_b_form) < 1e-9 * n * n, "bench stencil: the restriction's forms differ");
+    rows.push_back(
+        {"restriction (production)", 16,
+         time_kernel([&] { solver::restrict_residual(coarse_b, x, b, level, coarse, by_two); }, reps, reducer)});
+    rows.push_back({"restriction, coarse cells", 16,
+                    time_kernel([&] { solver::restrict_residual_by_cells(coarse_b_form, x, b, level, coarse, by_two); },
+                                reps, reducer)});
+    const solver::CheckPartials partials("bench::partials", coarse.decomp.local_cell_count());
+    Buffer sums("bench::sums", 3);
+    rows.push_back({"restriction with check sums", 16,
+                    time_kernel(
+                        [&] {
+                          solver::restrict_residual_with_sums(coarse_b, x, b, level, coarse, by_two, partials, sums,
+                                                              reducer);
+                        },
+                        reps, reducer)});
     rows.push_back({"prolongation (production)", 16,
                     time_kernel([&] { solver::prolong_add(r, coarse_x, level, coarse, by_two); }, reps, reducer)});
     rows.push_back({"prolongation, parent pairs", 16,

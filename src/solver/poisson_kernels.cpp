@@ -110,6 +110,14 @@ void chebyshev_correct(Field x, Field d, Field r, const PoissonLevel& level, Rea
 
 void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                        const Int3& factor) {
+  if (use_restriction_columns(fine, factor, {x, b})) {
+    return restrict_residual_by_columns(coarse_b, x, b, fine, coarse, CheckPartials());
+  }
+  restrict_residual_by_cells(coarse_b, x, b, fine, coarse, factor);
+}
+
+void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                                const Int3& factor) {
   const auto w = fine.weights();
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
   const int fx = factor[0], fy = factor[1], fz = factor[2];
@@ -141,27 +149,31 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
   require(static_cast<int>(partials.extent(0)) >= count, "restrict_residual_with_sums: too few partial sums");
   const Real inv_children = Real(1) / (fx * fy * fz);
   const fields::FlatField fine_x(x), fine_b(b);
-  grid::for_each_owned_cell(
-      "poisson::restrict_residual_sums", coarse.shape, KOKKOS_LAMBDA(int ci, int cj, int ck) {
-        const int i0 = gf + fx * (ci - gc), j0 = gf + fy * (cj - gc), k0 = gf + fz * (ck - gc);
-        Real sum = 0;
-        ResidualSums share;
-        for (int c = 0; c < fz; ++c) {
-          for (int b2 = 0; b2 < fy; ++b2) {
-            for (int a = 0; a < fx; ++a) {
-              const int i = i0 + a, j = j0 + b2, k = k0 + c;
-              const Real rhs = fine_b(i, j, k), centre = fine_x(i, j, k);
-              const Real res = rhs - (laplacian_neighbours(fine_x, i, j, k, w) + w.diagonal() * centre);
-              sum += res;
-              share.value[0] += res * res;
-              share.value[1] += rhs * rhs;
-              share.value[2] += centre;
+  if (use_restriction_columns(fine, factor, {x, b})) {
+    restrict_residual_by_columns(coarse_b, x, b, fine, coarse, partials);
+  } else {
+    grid::for_each_owned_cell(
+        "poisson::restrict_residual_sums", coarse.shape, KOKKOS_LAMBDA(int ci, int cj, int ck) {
+          const int i0 = gf + fx * (ci - gc), j0 = gf + fy * (cj - gc), k0 = gf + fz * (ck - gc);
+          Real sum = 0;
+          ResidualSums share;
+          for (int c = 0; c < fz; ++c) {
+            for (int b2 = 0; b2 < fy; ++b2) {
+              for (int a = 0; a < fx; ++a) {
+                const int i = i0 + a, j = j0 + b2, k = k0 + c;
+                const Real rhs = fine_b(i, j, k), centre = fine_x(i, j, k);
+                const Real res = rhs - (laplacian_neighbours(fine_x, i, j, k, w) + w.diagonal() * centre);
+                sum += res;
+                share.value[0] += res * res;
+                share.value[1] += rhs * rhs;
+                share.value[2] += centre;
+              }
             }
           }
-        }
-        coarse_b(ci, cj, ck) = sum * inv_children;
-        partials((ci - gc) + nx * ((cj - gc) + ny * (ck - gc))) = share;
-      });
+          coarse_b(ci, cj, ck) = sum * inv_children;
+          partials((ci - gc) + nx * ((cj - gc) + ny * (ck - gc))) = share;
+        });
+  }
   Kokkos::parallel_reduce(
       "poisson::check_partials_sum", grid::ReduceRange(0, count),
       KOKKOS_LAMBDA(int p, ResidualSums& total) { total += partials(p); }, into_buffer<3>(sums));

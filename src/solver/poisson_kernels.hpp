@@ -7,6 +7,7 @@
 #include "solver/poisson_level.hpp"
 
 #include <array>
+#include <initializer_list>
 
 namespace eddy::solver {
 
@@ -62,6 +63,18 @@ using CheckPartials = Kokkos::View<ResidualSums*, MemSpace>;
 void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                                  const Int3& factor, CheckPartials partials, Buffer sums,
                                  const parallel::Reducer& reducer);
+/// restrict_residual with one thread per coarse cell (any factors; the CPU form).
+void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                                const Int3& factor);
+/// Whether restrict_residual_by_columns can restrict from `fine` by `factor` with `fields` (unallocated ones skipped).
+bool fits_restriction_columns(const PoissonLevel& fine, const Int3& factor, std::initializer_list<Field> fields);
+/// fits_restriction_columns on GPU builds, where the column form is the faster one; false on CPUs.
+bool use_restriction_columns(const PoissonLevel& fine, const Int3& factor, std::initializer_list<Field> fields);
+/// restrict_residual by two along every axis, one thread per coarse column marching up z with the fine planes it
+/// shares between children in registers; with `partials` allocated also each coarse cell's ResidualSums share (the
+/// first pass of restrict_residual_with_sums). Any backend; requires fits_restriction_columns.
+void restrict_residual_by_columns(Field coarse_b, Field x, Field b, const PoissonLevel& fine,
+                                  const PoissonLevel& coarse, CheckPartials partials);
 /// x += linear interpolation of the coarse correction (coarse ghosts valid, edges and corners included).
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor);
 /// prolong_add by columns of aligned cell pairs marching up z (grid/pair_columns.hpp), each coarse plane interpolated

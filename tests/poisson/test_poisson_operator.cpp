@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <Kokkos_Random.hpp>
+#include <cmath>
 
 using eddy::Field;
 using eddy::Real;
@@ -177,6 +178,67 @@ TEST(PoissonOperator, CoarseningStopsWhereAnyBlockIsOddOrSmall) {
   eddy::solver::PoissonLevel flat;
   flat.decomp = eddy::grid::plan_decomposition(plane, 3, 1, {3, 1, 1});
   EXPECT_EQ(eddy::solver::coarsening_factor(flat), (eddy::Int3{1, 2, 1}));
+}
+
+// The column form of the restriction (GPU builds choose it for 3D levels coarsened by two along every axis) against
+// the form with one thread per coarse cell: the coarse right-hand side and each coarse cell's share of the check's
+// sums equal to round-off, on levels of several column chunks along z.
+TEST(PoissonOperator, RestrictionByColumnsEqualsTheCellForm) {
+  using eddy::solver::CheckPartials;
+  for (const eddy::Int3 cells : {eddy::Int3{16, 16, 16}, eddy::Int3{8, 16, 40}}) {
+    PoissonSetup setup(MPI_COMM_WORLD, 3, cells, eddy::testing::uniform_faces(PressureBoundary::neumann, 3), 1,
+                       {1.0, 0.5, 2.0});
+    const eddy::solver::PoissonLevel fine{setup.problem.decomp, setup.problem.shape, setup.problem.spacing,
+                                          setup.problem.faces};
+    const eddy::Int3 by_two{2, 2, 2};
+    const auto coarse = eddy::solver::coarsen(fine, by_two);
+    Field x = eddy::fields::make_field("x", fine.shape), b = eddy::fields::make_field("b", fine.shape);
+    Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(5 + setup.context->rank());
+    Kokkos::fill_random(x, pool, Real(-1), Real(1));
+    Kokkos::fill_random(b, pool, Real(-1), Real(1));
+    ASSERT_TRUE(eddy::solver::fits_restriction_columns(fine, by_two, {x, b}));
+    const long long count =
+        static_cast<long long>(coarse.shape.cells[0]) * coarse.shape.cells[1] * coarse.shape.cells[2];
+    CheckPartials by_cells("by_cells", count), by_columns("by_columns", count);
+    Field coarse_cells = eddy::fields::make_field("cells", coarse.shape),
+          coarse_columns = eddy::fields::make_field("columns", coarse.shape);
+    eddy::Buffer sums("sums", 3);
+    for (const bool with_sums : {false, true}) {
+      Kokkos::deep_copy(coarse_cells, Real(-7));
+      Kokkos::deep_copy(coarse_columns, Real(-3));
+      if (with_sums) {
+        eddy::solver::restrict_residual_with_sums(coarse_cells, x, b, fine, coarse, by_two, by_cells, sums,
+                                                  *setup.reducer);
+        eddy::solver::restrict_residual_by_columns(coarse_columns, x, b, fine, coarse, by_columns);
+      } else {
+        eddy::solver::restrict_residual(coarse_cells, x, b, fine, coarse, by_two);
+        eddy::solver::restrict_residual_by_columns(coarse_columns, x, b, fine, coarse, CheckPartials());
+      }
+      auto cells_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), coarse_cells);
+      auto columns_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), coarse_columns);
+      const int g = coarse.shape.ghost;
+      int differ = 0;
+      for (int k = 0; k < coarse.shape.extent(2); ++k)
+        for (int j = 0; j < coarse.shape.extent(1); ++j)
+          for (int i = 0; i < coarse.shape.extent(0); ++i) {
+            const bool owned = i >= g && i < g + coarse.shape.cells[0] && j >= g && j < g + coarse.shape.cells[1] &&
+                               k >= g && k < g + coarse.shape.cells[2];
+            // Owned cells equal; ghosts keep what each field held.
+            if (owned && std::abs(cells_host(i, j, k) - columns_host(i, j, k)) > 1e-12 * std::abs(cells_host(i, j, k)))
+              ++differ;
+            if (!owned && (cells_host(i, j, k) != -7 || columns_host(i, j, k) != -3)) ++differ;
+          }
+      EXPECT_EQ(differ, 0) << "cells " << cells[0] << "x" << cells[1] << "x" << cells[2] << ", sums " << with_sums;
+      if (!with_sums) continue;
+      auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), by_cells);
+      auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), by_columns);
+      int shares_differ = 0;
+      for (long long n = 0; n < count; ++n)
+        for (int v = 0; v < 3; ++v)
+          if (std::abs(a(n).value[v] - c(n).value[v]) > 1e-12 * (1 + std::abs(a(n).value[v]))) ++shares_differ;
+      EXPECT_EQ(shares_differ, 0) << "cells " << cells[0] << "x" << cells[1] << "x" << cells[2];
+    }
+  }
 }
 
 TEST(PoissonOperator, ProlongationIsExactOnLinearFunctions) {
