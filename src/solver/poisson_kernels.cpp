@@ -149,7 +149,9 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
   require(static_cast<int>(partials.extent(0)) >= count, "restrict_residual_with_sums: too few partial sums");
   const Real inv_children = Real(1) / (fx * fy * fz);
   const fields::FlatField fine_x(x), fine_b(b);
-  if (use_restriction_columns(fine, factor, {x, b})) {
+  const bool by_columns = use_restriction_columns(fine, factor, {x, b});
+  const int shares = by_columns ? static_cast<int>(restriction_column_count(coarse)) : count;
+  if (by_columns) {
     restrict_residual_by_columns(coarse_b, x, b, fine, coarse, partials);
   } else {
     grid::for_each_owned_cell(
@@ -175,7 +177,7 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
         });
   }
   Kokkos::parallel_reduce(
-      "poisson::check_partials_sum", grid::ReduceRange(0, count),
+      "poisson::check_partials_sum", grid::ReduceRange(0, shares),
       KOKKOS_LAMBDA(int p, ResidualSums& total) { total += partials(p); }, into_buffer<3>(sums));
   reduce_sums(sums, 3, fine, reducer);
 }

@@ -55,11 +55,12 @@ void chebyshev_correct(Field x, Field d, Field r, const PoissonLevel& level, Rea
 /// coarse_b = average over the children of each coarse cell of the fine residual b - L(x) (fused, r not stored).
 void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                        const Int3& factor);
-/// Each coarse cell's share of the ResidualSums of its children, x fastest (restrict_residual_with_sums).
+/// Shares of the ResidualSums of a level, one per coarse cell or per coarse column (restrict_residual_with_sums).
 using CheckPartials = Kokkos::View<ResidualSums*, MemSpace>;
 /// restrict_residual, and sums = ResidualSums of (x, b) on the fine level over all ranks. The restriction's pass also
-/// stores each coarse cell's share of the sums in `partials` (one per coarse owned cell) and a short second pass adds
-/// them: on an H200 0.81 + 0.10 ms at 512^3 against 1.32 for the same work as one Kokkos team reduction.
+/// stores shares of the sums in `partials` (one per coarse owned cell; one per coarse column on GPUs, where
+/// restrict_residual_by_columns does the pass) and a short second pass adds them: on an H200 0.81 + 0.10 ms at 512^3
+/// by coarse cells against 1.32 for the same work as one Kokkos team reduction.
 void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                                  const Int3& factor, CheckPartials partials, Buffer sums,
                                  const parallel::Reducer& reducer);
@@ -70,11 +71,14 @@ void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonL
 bool fits_restriction_columns(const PoissonLevel& fine, const Int3& factor, std::initializer_list<Field> fields);
 /// fits_restriction_columns on GPU builds, where the column form is the faster one; false on CPUs.
 bool use_restriction_columns(const PoissonLevel& fine, const Int3& factor, std::initializer_list<Field> fields);
-/// restrict_residual by two along every axis, one thread per coarse column marching up z with the fine planes it
-/// shares between children in registers; with `partials` allocated also each coarse cell's ResidualSums share (the
-/// first pass of restrict_residual_with_sums). Any backend; requires fits_restriction_columns.
+/// restrict_residual by two along every axis, one thread per coarse column of up to grid::kPairPlanes cells marching
+/// up z with the fine planes its children share in registers; with `partials` allocated also each column's
+/// ResidualSums share, restriction_column_count(coarse) of them (the first pass of restrict_residual_with_sums). Any
+/// backend; requires fits_restriction_columns.
 void restrict_residual_by_columns(Field coarse_b, Field x, Field b, const PoissonLevel& fine,
                                   const PoissonLevel& coarse, CheckPartials partials);
+/// The number of columns (and of partial sums) restrict_residual_by_columns takes to fill `coarse`.
+long long restriction_column_count(const PoissonLevel& coarse);
 /// x += linear interpolation of the coarse correction (coarse ghosts valid, edges and corners included).
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor);
 /// prolong_add by columns of aligned cell pairs marching up z (grid/pair_columns.hpp), each coarse plane interpolated

@@ -68,9 +68,9 @@ void restrict_columns(Field coarse_b, Field x, Field b, const PoissonLevel& fine
         const int column = i + at.row * j;
         int k = gf + 2 * (col.k0 - gc);
         Quad below = at.load(xp, column + at.plane * (k - 1)), here = at.load(xp, column + at.plane * k);
+        ResidualSums share;  // the column's, over all its coarse cells
         for (int ck = col.k0; ck < col.k1; ++ck) {
           Real sum = 0;
-          ResidualSums share;
           // The children's residuals in the order of restrict_residual: z, then y, then x.
           for (int c = 0; c < 2; ++c, ++k) {
             const int p = column + at.plane * k;
@@ -97,8 +97,8 @@ void restrict_columns(Field coarse_b, Field x, Field b, const PoissonLevel& fine
             here = above;
           }
           coarse_b(ci, cj, ck) = sum * inv_children;
-          if (WithSums) partials((ci - gc) + nx * ((cj - gc) + ny * (ck - gc))) = share;
         }
+        if (WithSums) partials((ci - gc) + nx * ((cj - gc) + ny * ((col.k0 - gc) / grid::kPairPlanes))) = share;
       });
 }
 
@@ -110,9 +110,14 @@ void restrict_residual_by_columns(Field coarse_b, Field x, Field b, const Poisso
           "restrict_residual_by_columns: needs a 3D level coarsened by two along every axis, an odd ghost width, even "
           "cell counts and unpadded fields");
   if (partials.data() == nullptr) return restrict_columns<false>(coarse_b, x, b, fine, coarse, partials);
-  const long long count = static_cast<long long>(coarse.shape.cells[0]) * coarse.shape.cells[1] * coarse.shape.cells[2];
-  require(static_cast<long long>(partials.extent(0)) >= count, "restrict_residual_by_columns: too few partial sums");
+  require(static_cast<long long>(partials.extent(0)) >= restriction_column_count(coarse),
+          "restrict_residual_by_columns: too few partial sums");
   restrict_columns<true>(coarse_b, x, b, fine, coarse, partials);
+}
+
+long long restriction_column_count(const PoissonLevel& coarse) {
+  const auto& nc = coarse.shape.cells;
+  return static_cast<long long>(nc[0]) * nc[1] * ((nc[2] + grid::kPairPlanes - 1) / grid::kPairPlanes);
 }
 
 }  // namespace eddy::solver
