@@ -86,7 +86,7 @@ void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const Poisso
 void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
                             const Int3& factor);
 /// prolong_add where x is coarsened by two, one thread per pair of fine cells of a coarse parent (along y and z by
-/// factors fy and fz): the form for 2D levels.
+/// factors fy and fz): the GPU form where the column form does not apply (2D, or z not coarsened).
 void prolong_add_by_parent_pairs(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, int fy,
                                  int fz);
 

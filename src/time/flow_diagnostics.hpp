@@ -19,9 +19,6 @@ LocalDiagnostics local_flow_diagnostics(const fields::FlowState& state, const op
 /// local_flow_diagnostics with one thread per owned cell on GPUs (the 3D policy on CPUs).
 LocalDiagnostics local_flow_diagnostics_by_cells(const fields::FlowState& state, const operators::StaggeredGrid& grid);
 
-/// local_flow_diagnostics with one thread per owned cell on GPUs (the 3D policy on CPUs).
-LocalDiagnostics local_flow_diagnostics_by_cells(const fields::FlowState& state, const operators::StaggeredGrid& grid);
-
 /// local_flow_diagnostics by columns of cell pairs on any backend; requires grid::fits_cell_pairs for the velocity.
 LocalDiagnostics local_flow_diagnostics_by_pairs(const fields::FlowState& state, const operators::StaggeredGrid& grid);
 
