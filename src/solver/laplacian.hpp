@@ -33,8 +33,9 @@ KOKKOS_INLINE_FUNCTION Real laplacian_at(const PhiField& phi, int i, int j, int 
 }
 
 /// out = L(phi), or out = rhs - L(phi) where `rhs` is allocated, on the owned cells of `shape`, each thread marching
-/// a column of aligned cell pairs up z (grid/pair_columns.hpp); requires grid::fits_cell_pairs. apply_laplacian and
-/// residual take it on GPUs wherever it fits (grid::use_cell_pairs).
+/// a column of aligned cell pairs up z (grid/pair_columns.hpp), in 3D of two rows where the row count is even;
+/// requires grid::fits_cell_pairs. apply_laplacian and residual take it on GPUs wherever it fits
+/// (grid::use_cell_pairs).
 void laplacian_by_pairs(Field out, Field phi, Field rhs, const fields::LocalShape& shape, const StencilWeights& w);
 
 /// out = L(phi) on the owned cells of `shape`; the ghosts of `phi` must be valid (halo exchange + pressure ghosts).

@@ -11,6 +11,7 @@
 #include <Kokkos_Random.hpp>
 #include <array>
 #include <cmath>
+#include <utility>
 
 using eddy::Field;
 using eddy::Real;
@@ -66,10 +67,10 @@ int pair_loop_mismatches(Field out, Field phi, Field rhs, const eddy::fields::Lo
 // against the stencil cell by cell: owned cells equal to round-off, every ghost left as it was.
 TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
   for (int dim : {2, 3}) {
-    for (int ghost : {1, 2}) {
+    for (const auto& [ghost, rows] : {std::pair{1, 20}, std::pair{2, 20}, std::pair{1, 21}}) {
       // More than one tile of pairs along x and of rows along y, and more than one column chunk along z (the last
-      // one short) on a single rank.
-      PoissonSetup setup(MPI_COMM_WORLD, dim, {72, 20, dim == 2 ? 1 : 36},
+      // one short) on a single rank; in 3D an even row count takes two rows per thread, an odd one one row.
+      PoissonSetup setup(MPI_COMM_WORLD, dim, {72, rows, dim == 2 ? 1 : 36},
                          eddy::testing::uniform_faces(PressureBoundary::neumann, dim), ghost, {1.5, 1.0, 0.75});
       const auto& shape = setup.problem.shape;
       Field phi = eddy::fields::make_field("phi", shape), rhs = eddy::fields::make_field("rhs", shape),
@@ -83,7 +84,7 @@ TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
         Kokkos::deep_copy(out, Real(-7));
         eddy::solver::laplacian_by_pairs(out, phi, with_rhs ? rhs : Field(), shape, w);
         EXPECT_EQ(pair_loop_mismatches(out, phi, with_rhs ? rhs : Field(), shape, w, -7), 0)
-            << "dim " << dim << ", ghost " << ghost << ", residual " << with_rhs;
+            << "dim " << dim << ", ghost " << ghost << ", rows " << rows << ", residual " << with_rhs;
       }
     }
   }
