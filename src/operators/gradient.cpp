@@ -61,23 +61,29 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
   const Real* __restrict__ p = phi.data();
   const Real fx = factor * grid.inv.x, fy = factor * grid.inv.y, fz = factor * grid.inv.z;
   const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
-  // Five resident blocks per multiprocessor hold it to 48 registers: 2.32 against 2.40 ms at 512^3 on an H200, where
-  // the 66 it takes unbounded leave it at 41% occupancy, waiting on its loads (six blocks, 40 registers: 2.46 ms).
-  grid::for_each_pair_column<5>(
+  // Each plane's faces are loaded while the plane below is corrected, so a thread's loads of the next plane are in
+  // flight across its stores. Held to four resident blocks per multiprocessor (64 registers): on an H200 at 512^3
+  // 2.182-2.184 ms against 2.30-2.33 for faces loaded at their own plane (five blocks, 48 registers); unbounded (76
+  // registers) no faster, at five blocks (spills) 2.60.
+  grid::for_each_pair_column<4>(
       "projection::correct_velocity_by_pairs", boxes.lo, boxes.hi, KOKKOS_LAMBDA(const grid::PairColumn& c) {
         const int column = c.i + sy * c.j;
-        RealPair centre = grid::load_pair(p, column + sz * c.k0), above{};
-        if (HasZ) above = grid::load_pair(p, column + sz * (c.k0 + 1 < top ? c.k0 + 1 : top));
+        RealPair centre = grid::load_pair(p, column + sz * c.k0), above{}, w_face{};
+        RealPair u_face = grid::load_pair(u, column + sz * c.k0), v_face = grid::load_pair(v, column + sz * c.k0);
+        if (HasZ) {
+          above = grid::load_pair(p, column + sz * (c.k0 + 1 < top ? c.k0 + 1 : top));
+          w_face = grid::load_pair(w, column + sz * c.k0);
+        }
         for (int k = c.k0; k < c.k1; ++k) {
-          const int q = column + sz * k;
+          const int q = column + sz * k, q_next = column + sz * (k + 1 < c.k1 ? k + 1 : k);
           // Every load before the first store: the compiler cannot move a load past a store to another field.
-          RealPair next{}, w_face{};
+          RealPair next{}, w_next{};
           if (HasZ) {
             next = grid::load_pair(p, column + sz * (k + 2 < top ? k + 2 : top));  // a plane early
-            w_face = grid::load_pair(w, q);
+            w_next = grid::load_pair(w, q_next);
           }
-          const RealPair north = grid::load_pair(p, q + sy), u_face = grid::load_pair(u, q),
-                         v_face = grid::load_pair(v, q);
+          const RealPair north = grid::load_pair(p, q + sy), u_next = grid::load_pair(u, q_next),
+                         v_next = grid::load_pair(v, q_next);
           const Real east = p[q + 2];
           store_corrected(u, q, box_u, c.i, c.j, k, u_face,
                           {(centre.odd - centre.even) * fx, (east - centre.odd) * fx});
@@ -88,7 +94,10 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
                             {(above.even - centre.even) * fz, (above.odd - centre.odd) * fz});
             centre = above;
             above = next;
+            w_face = w_next;
           }
+          u_face = u_next;
+          v_face = v_next;
         }
       });
 }
