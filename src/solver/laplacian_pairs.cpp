@@ -55,10 +55,30 @@ void laplacian_columns(Field out_field, Field phi_field, Field rhs_field, const 
       });
 }
 
+// The in-plane neighbours of a thread's two rows at flat offset p (row j): the rows south of the first and north of
+// the second, and the cells west and east of each pair.
+struct InPlaneNeighbours {
+  RealPair south, north;
+  Real west0 = 0, east0 = 0, west1 = 0, east1 = 0;
+};
+
+/// The in-plane neighbours of the two rows at flat offset p.
+KOKKOS_FORCEINLINE_FUNCTION InPlaneNeighbours load_in_plane(const Real* phi, int p, int sy) {
+  InPlaneNeighbours n;
+  n.south = grid::load_pair(phi, p - sy);
+  n.north = grid::load_pair(phi, p + 2 * sy);
+  n.west0 = phi[p - 1];
+  n.east0 = phi[p + 2];
+  n.west1 = phi[p + sy - 1];
+  n.east1 = phi[p + sy + 2];
+  return n;
+}
+
 /// laplacian_columns in 3D with two rows per thread (an even number of rows): a thread's rows are each other's y
 /// neighbours, so a tile of 32 x 8 threads covers 16 rows and reads half as many rows around it, and the loads per
-/// cell drop from 2.5 to 2. At least MinBlocks blocks resident per multiprocessor.
-template <int MinBlocks>
+/// cell drop from 2.5 to 2. At least MinBlocks blocks resident per multiprocessor; with InPlaneAhead the in-plane
+/// neighbours of plane k + 1 are loaded while plane k is computed, so they are in flight across its stores.
+template <int MinBlocks, bool InPlaneAhead>
 void laplacian_two_rows(Field out_field, Field phi_field, Field rhs_field, const fields::LocalShape& shape,
                         const StencilWeights& w) {
   const int g = shape.ghost;
@@ -78,17 +98,27 @@ void laplacian_two_rows(Field out_field, Field phi_field, Field rhs_field, const
                  centre1 = grid::load_pair(phi, column + sy + sz * c.k0);
         RealPair above0 = grid::load_pair(phi, column + sz * (c.k0 + 1)),
                  above1 = grid::load_pair(phi, column + sy + sz * (c.k0 + 1));
+        InPlaneNeighbours around{};
+        if (InPlaneAhead) around = load_in_plane(phi, column + sz * c.k0, sy);
         for (int k = c.k0; k < c.k1; ++k) {
           const int ahead = column + sz * (k + 2 < top ? k + 2 : top);
           const RealPair next0 = grid::load_pair(phi, ahead), next1 = grid::load_pair(phi, ahead + sy);
           const int p = column + sz * k;
-          const RealPair south = grid::load_pair(phi, p - sy), north = grid::load_pair(phi, p + 2 * sy);
-          const Real west0 = phi[p - 1], east0 = phi[p + 2], west1 = phi[p + sy - 1], east1 = phi[p + sy + 2];
+          InPlaneNeighbours around_next{};
+          if (InPlaneAhead) {
+            around_next = load_in_plane(phi, column + sz * (k + 1 < c.k1 ? k + 1 : k), sy);
+          } else {
+            around = load_in_plane(phi, p, sy);
+          }
           RealPair r0, r1;
-          r0.even = w.x * (west0 + centre0.odd) + w.y * (south.even + centre1.even) + w.diagonal() * centre0.even;
-          r0.odd = w.x * (centre0.even + east0) + w.y * (south.odd + centre1.odd) + w.diagonal() * centre0.odd;
-          r1.even = w.x * (west1 + centre1.odd) + w.y * (centre0.even + north.even) + w.diagonal() * centre1.even;
-          r1.odd = w.x * (centre1.even + east1) + w.y * (centre0.odd + north.odd) + w.diagonal() * centre1.odd;
+          r0.even = w.x * (around.west0 + centre0.odd) + w.y * (around.south.even + centre1.even) +
+                    w.diagonal() * centre0.even;
+          r0.odd =
+              w.x * (centre0.even + around.east0) + w.y * (around.south.odd + centre1.odd) + w.diagonal() * centre0.odd;
+          r1.even = w.x * (around.west1 + centre1.odd) + w.y * (centre0.even + around.north.even) +
+                    w.diagonal() * centre1.even;
+          r1.odd =
+              w.x * (centre1.even + around.east1) + w.y * (centre0.odd + around.north.odd) + w.diagonal() * centre1.odd;
           r0.even += w.z * (below0.even + above0.even);
           r0.odd += w.z * (below0.odd + above0.odd);
           r1.even += w.z * (below1.even + above1.even);
@@ -108,6 +138,7 @@ void laplacian_two_rows(Field out_field, Field phi_field, Field rhs_field, const
           centre1 = above1;
           above0 = next0;
           above1 = next1;
+          if (InPlaneAhead) around = around_next;
         }
       });
 }
@@ -120,10 +151,11 @@ void laplacian_by_pairs(Field out, Field phi, Field rhs, const fields::LocalShap
   // Two rows per thread where they pair up; on an H200 at 512^3 the apply took 0.588-0.591 ms (0.88 of the copy of
   // pairs) against 0.624-0.626 with one row, the residual at three blocks per multiprocessor 0.839 ms (0.91 of the
   // triad) against 0.890-0.895; the residual unbounded (80 registers) 0.974-0.982 and both at four (spills) 0.62 /
-  // 0.95.
+  // 0.95. The in-plane neighbours a plane ahead take the residual to 0.799-0.804 ms (0.94) and the apply to
+  // 0.603-0.609 (0.86), so only the residual loads them ahead.
   if (w.z != 0 && shape.cells[1] % 2 == 0) {
-    if (rhs.data() == nullptr) return laplacian_two_rows<0>(out, phi, rhs, shape, w);
-    return laplacian_two_rows<3>(out, phi, rhs, shape, w);
+    if (rhs.data() == nullptr) return laplacian_two_rows<0, false>(out, phi, rhs, shape, w);
+    return laplacian_two_rows<3, true>(out, phi, rhs, shape, w);
   }
   if (w.z != 0) {
     laplacian_columns<true>(out, phi, rhs, shape, w);
