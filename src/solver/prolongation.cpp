@@ -86,7 +86,7 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
         // A column starts on an even local plane and holds an even number of planes (n[2] and kPairPlanes are
         // even), so it takes them two at a time: both lie in coarse plane q, the even one leaning on q - 1, the odd
         // one on q + 1. Each coarse plane is interpolated in x and y once per column, and the next two fine planes
-        // are loaded before these are stored.
+        // are loaded before these are stored (evict-first: grid/pair_columns.hpp has the measurement).
         int q = gc + ((col.k0 - gf) >> 1);
         RealPair below = in_plane(q - 1), centre = in_plane(q);
         int p = col.i + row * col.j + plane * col.k0;
@@ -102,8 +102,8 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
           even.odd += parent_share * centre.odd + partner_share * below.odd;
           odd.even += parent_share * centre.even + partner_share * above.even;
           odd.odd += parent_share * centre.odd + partner_share * above.odd;
-          grid::store_pair(f, p, even, col.first_in, col.second_in);
-          grid::store_pair(f, p + plane, odd, col.first_in, col.second_in);
+          grid::store_pair_evict_first(f, p, even, col.first_in, col.second_in);
+          grid::store_pair_evict_first(f, p + plane, odd, col.first_in, col.second_in);
           below = centre;
           centre = above;
           even = next_even;
