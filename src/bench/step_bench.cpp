@@ -1,10 +1,12 @@
 // `eddy bench step`: the full 3D time step (RK3 with a warm-started multigrid projection per stage) on a periodic
 // Taylor-Green vortex, in ns per cell per step, with the share of each phase and the device memory per cell. The
 // solver tolerance (--rtol, default 1e-4) is the one the Taylor-Green flow needs: at 64^3 it moves the dissipation rate
-// by 2e-5 of the difference between the 64^3 and 128^3 grids (tests/perf/RESULTS.md).
+// by 2e-5 of the difference between the 64^3 and 128^3 grids (tests/perf/RESULTS.md). --kernel-times adds the time
+// of each kernel, fenced and timed alone, over as many steps again.
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
 #include "config/print.hpp"
+#include "core/kernel_timer.hpp"
 #include "time/simulation.hpp"
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
@@ -65,6 +68,33 @@ config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, co
   return deck;
 }
 
+// The kernels of rank 0 by their time per step, the slowest first, then the rest of the wall time.
+void print_kernel_times(const std::vector<KernelTime>& kernels, double wall, long long steps) {
+  constexpr std::size_t listed = 16;
+  std::printf("kernels of rank 0, each fenced and timed alone, over %lld more steps: %.3f ms per step\n", steps,
+              1e3 * wall / steps);
+  std::printf("  %-52s %14s %10s %7s\n", "kernel (label)", "launches/step", "ms/step", "share");
+  double in_kernels = 0, rest = 0;
+  long long rest_launches = 0;
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    in_kernels += kernels[k].seconds;
+    if (k < listed) {
+      std::printf("  %-52s %14.2f %10.3f %6.1f%%\n", kernels[k].label.substr(0, 52).c_str(),
+                  static_cast<double>(kernels[k].launches) / steps, 1e3 * kernels[k].seconds / steps,
+                  100 * kernels[k].seconds / wall);
+    } else {
+      rest += kernels[k].seconds;
+      rest_launches += kernels[k].launches;
+    }
+  }
+  if (rest_launches > 0) {
+    std::printf("  %-52s %14.2f %10.3f %6.1f%%\n", "other kernels", static_cast<double>(rest_launches) / steps,
+                1e3 * rest / steps, 100 * rest / wall);
+  }
+  std::printf("  %-52s %14s %10.3f %6.1f%%\n", "outside kernels (communication, host, fences)", "-",
+              1e3 * (wall - in_kernels) / steps, 100 * (wall - in_kernels) / wall);
+}
+
 }  // namespace
 
 int run_step_bench(const std::vector<std::string>& args, parallel::Context& context) {
@@ -77,7 +107,8 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
                          {"post-smooth", std::to_string(config::PoissonConfig{}.post_smooth)},
                          {"relaxation", config::format_real(config::PoissonConfig{}.relaxation)},
                          {"weak", "", true},
-                         {"no-overlap", "", true}},
+                         {"no-overlap", "", true},
+                         {"kernel-times", "", true}},
                         "step");
   if (print_usage_if_asked(options, context)) return 0;
   const bool weak = options.given("weak");
@@ -99,7 +130,8 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   const std::string out_dir = "build/bench-step-" + std::to_string(context.size()) + "ranks";
 
   const double before = device_bytes_in_use();
-  config::Deck deck = taylor_green_deck(cells, n, warmup + 2 * steps, pressure, out_dir);
+  const bool time_kernels = options.given("kernel-times");
+  config::Deck deck = taylor_green_deck(cells, n, warmup + (time_kernels ? 3 : 2) * steps, pressure, out_dir);
   deck.parallel.overlap = !options.given("no-overlap");  // the halo exchange finished before the divergence
   time::Simulation sim(deck, context, time::RunOptions{"", true});
   ExecSpace().fence("bench::setup");
@@ -123,6 +155,20 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   ExecSpace().fence("bench::steps_unfenced");
   double unfenced = timer.seconds();
   parallel::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &unfenced, 1, MPI_DOUBLE, MPI_MAX, context.comm()), "MPI_Allreduce");
+
+  // With --kernel-times, as many steps again with every kernel fenced and timed alone.
+  std::vector<KernelTime> kernels;
+  double kernel_wall = 0;
+  long long kernel_steps = 0;
+  if (time_kernels) {
+    parallel::check_mpi(MPI_Barrier(context.comm()), "MPI_Barrier(bench step)");
+    const KernelTimer kernel_timer;
+    timer.reset();
+    kernel_steps = sim.advance(steps);
+    ExecSpace().fence("bench::steps_kernels_timed");
+    kernel_wall = timer.seconds();
+    kernels = kernel_timer.times();
+  }
 
   std::array<double, static_cast<int>(Phase::count)> phase{};
   int cycles = 0, unfenced_cycles = 0;
@@ -165,6 +211,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
       std::printf("  share %-34s %11.1f%%\n", std::string(phase_name(static_cast<Phase>(p))).c_str(),
                   phase_total > 0 ? 100 * phase[p] / phase_total : 0.0);
     }
+    if (kernel_steps > 0) print_kernel_times(kernels, kernel_wall, kernel_steps);
   }
   return 0;
 }

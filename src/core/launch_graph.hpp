@@ -3,7 +3,8 @@
 // kernels of a few microseconds each, so the host's launches, not the GPU, set its pace; recorded once, the whole
 // cycle goes to the GPU in one launch. Recording needs the call to enqueue only kernels and asynchronous copies on the
 // default execution space instance, with no host synchronisation, and to enqueue the same work every time for the
-// same key. Without CUDA, or after a recording failed (a warning says why), the call runs as it is.
+// same key. Without CUDA, after a recording failed (a warning says why), or while kernels are timed one by one
+// (core/kernel_timer.hpp), the call runs as it is.
 #include "core/types.hpp"
 
 #include <functional>

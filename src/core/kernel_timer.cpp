@@ -1,0 +1,108 @@
+#include "core/kernel_timer.hpp"
+
+#include "core/error.hpp"
+#include "core/types.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <utility>
+
+namespace eddy {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The callbacks are plain functions: their state is the one running timer's.
+struct Open {
+  std::uint64_t id;
+  std::string label;
+  Clock::time_point start;
+};
+
+struct TimerState {
+  bool running = false;
+  std::uint64_t next_id = 0;
+  std::vector<Open> open;  // launches begun and not yet ended (one, as launches do not nest)
+  std::map<std::string, KernelTime> by_label;
+};
+
+TimerState& state() {
+  static TimerState s;
+  return s;
+}
+
+void begin(const std::string& label, std::uint64_t* id) {
+  Kokkos::fence("eddy::KernelTimer::before");
+  TimerState& s = state();
+  *id = s.next_id++;
+  s.open.push_back({*id, label, Clock::now()});
+}
+
+void end(std::uint64_t id) {
+  Kokkos::fence("eddy::KernelTimer::after");
+  const Clock::time_point now = Clock::now();
+  TimerState& s = state();
+  const auto it = std::find_if(s.open.begin(), s.open.end(), [&](const Open& o) { return o.id == id; });
+  if (it == s.open.end()) return;
+  KernelTime& t = s.by_label[it->label];
+  t.label = it->label;
+  ++t.launches;
+  t.seconds += std::chrono::duration<double>(now - it->start).count();
+  s.open.erase(it);
+}
+
+void begin_kernel(const char* name, std::uint32_t, std::uint64_t* id) { begin(name, id); }
+
+// Deep copies have no id: the one begun is the one that ends.
+std::uint64_t copy_id = 0;
+
+void begin_copy(Kokkos::Tools::SpaceHandle, const char* to, const void*, Kokkos::Tools::SpaceHandle, const char*,
+                const void*, std::uint64_t) {
+  begin(std::string("deep_copy into ") + to, &copy_id);
+}
+
+void end_copy() { end(copy_id); }
+
+void set_callbacks(bool on) {
+  namespace tools = Kokkos::Tools::Experimental;
+  tools::set_begin_parallel_for_callback(on ? begin_kernel : nullptr);
+  tools::set_begin_parallel_reduce_callback(on ? begin_kernel : nullptr);
+  tools::set_begin_parallel_scan_callback(on ? begin_kernel : nullptr);
+  tools::set_end_parallel_for_callback(on ? end : nullptr);
+  tools::set_end_parallel_reduce_callback(on ? end : nullptr);
+  tools::set_end_parallel_scan_callback(on ? end : nullptr);
+  tools::set_begin_deep_copy_callback(on ? begin_copy : nullptr);
+  tools::set_end_deep_copy_callback(on ? end_copy : nullptr);
+}
+
+}  // namespace
+
+KernelTimer::KernelTimer() {
+  TimerState& s = state();
+  require(!s.running, "KernelTimer: another timer is running");
+  require(!Kokkos::Tools::profileLibraryLoaded(),
+          "KernelTimer: a Kokkos tool library (KOKKOS_TOOLS_LIBS) holds the profiling callbacks; unset it to time "
+          "kernels here");
+  s = TimerState{};
+  s.running = true;
+  Kokkos::fence("eddy::KernelTimer::start");
+  set_callbacks(true);
+}
+
+KernelTimer::~KernelTimer() {
+  set_callbacks(false);
+  state().running = false;
+}
+
+std::vector<KernelTime> KernelTimer::times() const {
+  std::vector<KernelTime> times;
+  for (const auto& [label, t] : state().by_label) times.push_back(t);
+  std::sort(times.begin(), times.end(), [](const KernelTime& a, const KernelTime& b) { return a.seconds > b.seconds; });
+  return times;
+}
+
+bool KernelTimer::active() { return state().running; }
+
+}  // namespace eddy

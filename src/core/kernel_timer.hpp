@@ -1,0 +1,35 @@
+#pragma once
+// Times every Kokkos kernel (parallel_for, parallel_reduce, parallel_scan) and deep copy of this process by label,
+// through the Kokkos Tools callbacks. Each launch is fenced before and after, so a kernel's time is its own, as under
+// a profiler that serializes kernels: overlap between kernels, and of kernels with communication, is lost, and the
+// fences add their cost to the wall time. While a timer runs, launch graphs call their work directly
+// (core/launch_graph.hpp), so the kernels they hold are launched, and seen, one by one.
+#include <string>
+#include <vector>
+
+namespace eddy {
+
+/// The launches and the time of one kernel label.
+struct KernelTime {
+  std::string label;
+  long long launches = 0;
+  double seconds = 0;
+};
+
+class KernelTimer {
+ public:
+  /// Starts timing; throws when another timer runs or a Kokkos tool library (KOKKOS_TOOLS_LIBS) holds the callbacks.
+  KernelTimer();
+  /// Stops timing.
+  ~KernelTimer();
+  KernelTimer(const KernelTimer&) = delete;
+  KernelTimer& operator=(const KernelTimer&) = delete;
+
+  /// The time of each label since the start, the slowest first.
+  std::vector<KernelTime> times() const;
+
+  /// True while a timer runs.
+  static bool active();
+};
+
+}  // namespace eddy
