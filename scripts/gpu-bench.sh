@@ -44,7 +44,7 @@ if [[ $gpus -ge 2 ]]; then
   run halo2 mpirun_gpus 2 "$eddy" bench halo
   run halo2face mpirun_gpus 2 "$eddy" bench halo --n 512 --fields 1 --open
 fi
-run step1 "$eddy" bench step --n "$size"
+run step1 "$eddy" bench step --n "$size" --kernel-times
 run step1_tight "$eddy" bench step --n "$size" --rtol 1e-6
 run step1_post "$eddy" bench step --n "$size" --pre-smooth 0 --post-smooth 2
 run step1_v22 "$eddy" bench step --n "$size" --pre-smooth 2 --post-smooth 2 --relaxation 1
@@ -82,6 +82,7 @@ for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_
   echo "-- $f"
   if [[ $f == step* ]]; then
     grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection|halo)" "$out/$f.log"
+    sed -n '/^kernels of rank 0/,$p' "$out/$f.log"
   else
     grep -vE "^\s*$" "$out/$f.log" | tail -40
   fi
