@@ -45,6 +45,8 @@ void parse_deck_options(const std::vector<std::string>& args, CommandLine& line)
     } else if (subcommand == "run" && take_option(args, n, "--restart", value)) {
       if (value.empty()) throw UsageError("--restart needs 'latest' or a checkpoint path");
       line.restart = value;
+    } else if (subcommand == "run" && args[n] == "--kernel-times") {
+      line.kernel_times = true;
     } else if (subcommand == "check" && take_option(args, n, "--ranks", value)) {
       line.ranks = parse_rank_count(value);
     } else if (args[n].rfind("-", 0) == 0) {
@@ -85,9 +87,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
 std::string usage_text() {
   return "usage: eddy <subcommand> [options]\n"
          "\n"
-         "  eddy run [DECK.yaml] [--set KEY=VALUE ...] [--restart latest|PATH]\n"
+         "  eddy run [DECK.yaml] [--set KEY=VALUE ...] [--restart latest|PATH] [--kernel-times]\n"
          "      Run the case in DECK.yaml (default: the built-in 2D lid-driven cavity at Re = 100).\n"
-         "      Launch with mpirun for several ranks.\n"
+         "      Launch with mpirun for several ranks. --kernel-times fences and times every kernel alone\n"
+         "      (slower) and adds rank 0's kernels to the summary and summary.json.\n"
          "  eddy check [DECK.yaml] [--ranks N] [--set KEY=VALUE ...]\n"
          "      Validate the deck and print it with every default filled in, the grid, the decomposition\n"
          "      over N ranks (default 1) and the estimated memory per rank. Exit status 0 if valid, 2 if not.\n"

@@ -14,6 +14,7 @@ struct CommandLine {
   std::string deck;                     ///< deck path; "" = the embedded default (run, check)
   std::vector<std::string> overrides;   ///< `--set key.path=value`, in order
   std::string restart;                  ///< `--restart latest|PATH` (run)
+  bool kernel_times = false;            ///< `--kernel-times`: time every kernel alone (run)
   int ranks = 1;                        ///< `--ranks N`: the rank count to plan for (check)
   std::vector<std::string> bench_args;  ///< benchmark NAME and its own options (bench)
 };

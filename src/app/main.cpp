@@ -21,7 +21,7 @@ int run_case(const app::CommandLine& line) {
   if (line.command == app::Command::bench) return bench::run(line.bench_args, ctx);
   const auto deck = app::load_deck_on_all_ranks(line, ctx.comm());  // bad input: nothing is written
   if (!deck) return 2;
-  time::Simulation sim(*deck, ctx, time::RunOptions{line.restart});
+  time::Simulation sim(*deck, ctx, time::RunOptions{line.restart, false, line.kernel_times});
   return sim.run();
 }
 

@@ -68,33 +68,6 @@ config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, co
   return deck;
 }
 
-// The kernels of rank 0 by their time per step, the slowest first, then the rest of the wall time.
-void print_kernel_times(const std::vector<KernelTime>& kernels, double wall, long long steps) {
-  constexpr std::size_t listed = 16;
-  std::printf("kernels of rank 0, each fenced and timed alone, over %lld more steps: %.3f ms per step\n", steps,
-              1e3 * wall / steps);
-  std::printf("  %-52s %14s %10s %7s\n", "kernel (label)", "launches/step", "ms/step", "share");
-  double in_kernels = 0, rest = 0;
-  long long rest_launches = 0;
-  for (std::size_t k = 0; k < kernels.size(); ++k) {
-    in_kernels += kernels[k].seconds;
-    if (k < listed) {
-      std::printf("  %-52s %14.2f %10.3f %6.1f%%\n", kernels[k].label.substr(0, 52).c_str(),
-                  static_cast<double>(kernels[k].launches) / steps, 1e3 * kernels[k].seconds / steps,
-                  100 * kernels[k].seconds / wall);
-    } else {
-      rest += kernels[k].seconds;
-      rest_launches += kernels[k].launches;
-    }
-  }
-  if (rest_launches > 0) {
-    std::printf("  %-52s %14.2f %10.3f %6.1f%%\n", "other kernels", static_cast<double>(rest_launches) / steps,
-                1e3 * rest / steps, 100 * rest / wall);
-  }
-  std::printf("  %-52s %14s %10.3f %6.1f%%\n", "outside kernels (communication, host, fences)", "-",
-              1e3 * (wall - in_kernels) / steps, 100 * (wall - in_kernels) / wall);
-}
-
 }  // namespace
 
 int run_step_bench(const std::vector<std::string>& args, parallel::Context& context) {
@@ -211,7 +184,11 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
       std::printf("  share %-34s %11.1f%%\n", std::string(phase_name(static_cast<Phase>(p))).c_str(),
                   phase_total > 0 ? 100 * phase[p] / phase_total : 0.0);
     }
-    if (kernel_steps > 0) print_kernel_times(kernels, kernel_wall, kernel_steps);
+    if (kernel_steps > 0) {
+      std::printf("kernels of rank 0, each fenced and timed alone, over %lld more steps: %.3f ms per step\n",
+                  kernel_steps, 1e3 * kernel_wall / kernel_steps);
+      std::fputs(kernel_time_table(kernels, kernel_wall, kernel_steps).c_str(), stdout);
+    }
   }
   return 0;
 }

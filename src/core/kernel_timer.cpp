@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <utility>
 
@@ -60,7 +61,7 @@ std::uint64_t copy_id = 0;
 
 void begin_copy(Kokkos::Tools::SpaceHandle, const char* to, const void*, Kokkos::Tools::SpaceHandle, const char*,
                 const void*, std::uint64_t) {
-  begin(std::string("deep_copy into ") + to, &copy_id);
+  begin(*to != '\0' ? std::string("deep_copy into ") + to : std::string("deep_copy (unlabelled view)"), &copy_id);
 }
 
 void end_copy() { end(copy_id); }
@@ -104,5 +105,37 @@ std::vector<KernelTime> KernelTimer::times() const {
 }
 
 bool KernelTimer::active() { return state().running; }
+
+std::string kernel_time_table(const std::vector<KernelTime>& times, double wall_seconds, long long steps,
+                              std::size_t listed) {
+  const double per_step = steps > 0 ? 1.0 / static_cast<double>(steps) : 0.0;
+  const double share = wall_seconds > 0 ? 100 / wall_seconds : 0.0;
+  std::string text;
+  char line[160];
+  const auto row = [&](const std::string& label, double launches, double seconds) {
+    std::snprintf(line, sizeof line, "  %-52s %14.2f %10.3f %6.1f%%\n", label.substr(0, 52).c_str(),
+                  launches * per_step, 1e3 * seconds * per_step, seconds * share);
+    text += line;
+  };
+  std::snprintf(line, sizeof line, "  %-52s %14s %10s %7s\n", "kernel (label)", "launches/step", "ms/step", "share");
+  text += line;
+  double in_kernels = 0, rest = 0;
+  long long rest_launches = 0;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    in_kernels += times[k].seconds;
+    if (k < listed) {
+      row(times[k].label, static_cast<double>(times[k].launches), times[k].seconds);
+    } else {
+      rest += times[k].seconds;
+      rest_launches += times[k].launches;
+    }
+  }
+  if (rest_launches > 0) row("other kernels", static_cast<double>(rest_launches), rest);
+  std::snprintf(line, sizeof line, "  %-52s %14s %10.3f %6.1f%%\n",
+                "outside kernels (communication, host, I/O, fences)", "-", 1e3 * (wall_seconds - in_kernels) * per_step,
+                (wall_seconds - in_kernels) * share);
+  text += line;
+  return text;
+}
 
 }  // namespace eddy

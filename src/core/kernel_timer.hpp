@@ -4,6 +4,7 @@
 // a profiler that serializes kernels: overlap between kernels, and of kernels with communication, is lost, and the
 // fences add their cost to the wall time. While a timer runs, launch graphs call their work directly
 // (core/launch_graph.hpp), so the kernels they hold are launched, and seen, one by one.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,10 @@ class KernelTimer {
   /// True while a timer runs.
   static bool active();
 };
+
+/// The kernels of `times` by their time per step (the first `listed`, then the others in one row), and what is left of
+/// `wall_seconds` outside them, as a text table for `steps` steps.
+std::string kernel_time_table(const std::vector<KernelTime>& times, double wall_seconds, long long steps,
+                              std::size_t listed = 16);
 
 }  // namespace eddy

@@ -146,4 +146,16 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   return summary;
 }
 
+void add_kernel_times(RunSummary& summary, const std::vector<KernelTime>& times, double wall_seconds, long long steps) {
+  io::JsonObject seconds, launches;
+  for (const KernelTime& t : times) {
+    seconds.set(t.label, t.seconds);
+    launches.set(t.label, t.launches);
+  }
+  summary.json.set("kernel_seconds", seconds).set("kernel_launches", launches);
+  summary.text +=
+      "kernels of rank 0, each fenced and timed alone (--kernel-times: the run is slower for the fences):\n";
+  summary.text += kernel_time_table(times, wall_seconds, steps);
+}
+
 }  // namespace eddy::time

@@ -4,7 +4,8 @@
 //   case, ranks, cells, local_cells_max, steps, wall_seconds, seconds_per_step, cell_updates_per_second,
 //   cell_updates_per_second_per_rank, phase_seconds{}, phase_share{}, communication_share, poisson_solve_share,
 //   poisson_communication_share, poisson_communication_timing, halo_backend, reduction_backend, device,
-//   poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict, phase_timing.
+//   poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict, phase_timing; with
+//   `eddy run --kernel-times` also kernel_seconds{} and kernel_launches{} (rank 0's, by kernel label).
 // Phase seconds are the mean over ranks; wall_seconds is the slowest rank's. The phases are exclusive: poisson is the
 // pressure solver's own work, poisson_halo and poisson_reduction its communication. communication_share is every
 // halo exchange and reduction (velocity, diagnostics and pressure solve), waiting for other ranks included;
@@ -13,12 +14,14 @@
 // "enqueue_only" with NCCL, whose transfers run asynchronously on the device and are charged to poisson instead.
 // phase_timing is "exact" when every phase fenced the device at its end (the default) and "host_only" with
 // output.exact_phase_times: false, where a phase's kernels still running at its end are charged to later phases.
+#include "core/kernel_timer.hpp"
 #include "core/phase_timers.hpp"
 #include "grid/decomposition.hpp"
 #include "io/json.hpp"
 #include "parallel/context.hpp"
 
 #include <string>
+#include <vector>
 
 namespace eddy::time {
 
@@ -42,5 +45,8 @@ struct RunSummary {
 
 /// Combines the measurements of every rank (collective) into the summary.
 RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition& decomp, parallel::Context& context);
+
+/// Adds this rank's kernel times (`eddy run --kernel-times`) over `steps` steps and `wall_seconds` to the summary.
+void add_kernel_times(RunSummary& summary, const std::vector<KernelTime>& times, double wall_seconds, long long steps);
 
 }  // namespace eddy::time

@@ -3,6 +3,7 @@
 #include "boundary/velocity_boundary.hpp"
 #include "config/global_grid.hpp"
 #include "core/error.hpp"
+#include "core/kernel_timer.hpp"
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
 #include "grid/index_ranges.hpp"
@@ -366,6 +367,8 @@ int Simulation::run() {
   } detach{s};
   if (!s.restart_point) outputs.write_fields(s.state, s.sim_time, s.step_count);
 
+  std::optional<KernelTimer> kernel_timer;
+  if (s.options.kernel_times) kernel_timer.emplace();
   Kokkos::Timer wall;
   const long long first_step = s.step_count;
   const PhaseTimers::Seconds set_up = s.timers.total();  // the initial projection, not part of the run's steps
@@ -420,7 +423,8 @@ int Simulation::run() {
                            s.sim_time,
                            s.step_count,
                            s.timers.fences()};
-  const RunSummary summary = summarise_run(measured, s.decomp, s.context);
+  RunSummary summary = summarise_run(measured, s.decomp, s.context);
+  if (kernel_timer) add_kernel_times(summary, kernel_timer->times(), measured.wall_seconds, measured.steps);
   outputs.finish(summary.json);
   if (s.talkative()) {
     std::fputs(summary.text.c_str(), stdout);

@@ -27,6 +27,8 @@ inline constexpr int exit_diverged = 3;
 struct RunOptions {
   std::string restart;  ///< "", "latest" or a checkpoint path
   bool quiet = false;   ///< no startup block, step lines or summary (tests)
+  bool kernel_times =
+      false;  ///< fence and time every kernel of the run (core/kernel_timer.hpp), rank 0's in the summary
 };
 
 class Simulation {

@@ -22,6 +22,11 @@ TEST(CommandLine, RunWithoutDeckUsesTheDefault) {
   EXPECT_EQ(line.restart, "runs/x/checkpoint_000100.h5");
 }
 
+TEST(CommandLine, RunWithKernelTimes) {
+  EXPECT_TRUE(parse_command_line({"run", "deck.yaml", "--kernel-times"}).kernel_times);
+  EXPECT_FALSE(parse_command_line({"run", "deck.yaml"}).kernel_times);
+}
+
 TEST(CommandLine, CheckWithRanks) {
   auto line = parse_command_line({"check", "d.yaml", "--ranks", "16"});
   EXPECT_EQ(line.command, Command::check);
@@ -49,6 +54,7 @@ TEST(CommandLine, UsageErrors) {
   EXPECT_THROW(parse_command_line({"--frobnicate"}), UsageError);
   EXPECT_THROW(parse_command_line({"run", "--ranks", "2"}), UsageError) << "--ranks belongs to check";
   EXPECT_THROW(parse_command_line({"check", "--restart", "latest"}), UsageError) << "--restart belongs to run";
+  EXPECT_THROW(parse_command_line({"check", "--kernel-times"}), UsageError) << "--kernel-times belongs to run";
   EXPECT_THROW(parse_command_line({"check", "--ranks", "0"}), UsageError);
   EXPECT_THROW(parse_command_line({"check", "--ranks", "4x"}), UsageError);
   EXPECT_THROW(parse_command_line({"run", "--set"}), UsageError);
@@ -63,8 +69,8 @@ TEST(CommandLine, UsageErrors) {
 
 TEST(CommandLine, UsageNamesEverySubcommand) {
   const auto text = usage_text();
-  for (const char* part :
-       {"eddy run", "eddy check", "eddy bench", "--help", "--version", "--set", "--ranks", "--restart"}) {
+  for (const char* part : {"eddy run", "eddy check", "eddy bench", "--help", "--version", "--set", "--ranks",
+                           "--restart", "--kernel-times"}) {
     EXPECT_NE(text.find(part), std::string::npos) << part;
   }
 }

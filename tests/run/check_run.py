@@ -101,6 +101,28 @@ def check_outputs(work):
     check("phase times are the host's" in timed.stdout, "no note that the phase times are the host's")
 
 
+def check_kernel_times(work):
+    """`eddy run --kernel-times` lists rank 0's kernels after the summary and in summary.json, within the run's time."""
+    run = work / "cavity-kernel-times"
+    result = eddy(SMALL + ["--set", f"output.directory={run}", "--set", "time.max_steps=4", "--kernel-times"], ranks=2)
+    show(result)
+    check(result.returncode == 0, f"run --kernel-times exit {result.returncode}")
+    check("kernels of rank 0" in result.stdout, "no kernel table printed")
+    summary = json.loads((run / "summary.json").read_text())
+    seconds, launches = summary.get("kernel_seconds", {}), summary.get("kernel_launches", {})
+    check(set(seconds) == set(launches) and len(seconds) > 5, f"kernel labels {sorted(seconds)}")
+    stage = [label for label in launches if label.startswith("rk::momentum_stage")]
+    check(len(stage) == 1 and launches[stage[0]] == 3 * 4, f"momentum stage launches {[launches[s] for s in stage]}")
+    check(all(t >= 0 for t in seconds.values()), "a negative kernel time")
+    check(0 < sum(seconds.values()) <= summary["wall_seconds"],
+          f"kernel time {sum(seconds.values())} against the run's {summary['wall_seconds']} s")
+    untimed = work / "cavity-untimed-kernels"
+    plain = eddy(SMALL + ["--set", f"output.directory={untimed}", "--set", "time.max_steps=1"])
+    check(plain.returncode == 0, f"run without --kernel-times exit {plain.returncode}")
+    check(plain.returncode == 0 and "kernel_seconds" not in json.loads((untimed / "summary.json").read_text()),
+          "kernel times in the summary of a run without --kernel-times")
+
+
 def check_telemetry_phases(rows):
     """Every phase has a telemetry column; no step has a negative phase time; the solve communicated on 2 ranks."""
     header = rows[0].split(",")
@@ -288,8 +310,8 @@ def check_scalar_output(work):
     check(done.returncode == 0 and png.is_file(), f"plot_fields.py --array temperature: {done.stderr[-500:]}")
 
 
-CHECKS = {"outputs": check_outputs, "signal": check_signal, "diverged": check_diverged, "truncated": check_truncated,
-          "postprocess": check_postprocess, "scalars": check_scalar_output}
+CHECKS = {"outputs": check_outputs, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
+          "truncated": check_truncated, "postprocess": check_postprocess, "scalars": check_scalar_output}
 
 
 def main():
