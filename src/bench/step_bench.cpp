@@ -7,6 +7,7 @@
 #include "bench/benchmarks.hpp"
 #include "config/print.hpp"
 #include "core/kernel_timer.hpp"
+#include "parallel/slowest_kernels.hpp"
 #include "time/simulation.hpp"
 
 #include <algorithm>
@@ -142,6 +143,8 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
     kernel_wall = timer.seconds();
     kernels = kernel_timer.times();
   }
+  const std::vector<double> slowest_kernels =
+      time_kernels && context.size() > 1 ? parallel::slowest_rank_seconds(kernels, context) : std::vector<double>{};
 
   std::array<double, static_cast<int>(Phase::count)> phase{};
   int cycles = 0, unfenced_cycles = 0;
@@ -187,7 +190,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
     if (kernel_steps > 0) {
       std::printf("kernels of rank 0, each fenced and timed alone, over %lld more steps: %.3f ms per step\n",
                   kernel_steps, 1e3 * kernel_wall / kernel_steps);
-      std::fputs(kernel_time_table(kernels, kernel_wall, kernel_steps).c_str(), stdout);
+      std::fputs(kernel_time_table(kernels, kernel_wall, kernel_steps, slowest_kernels).c_str(), stdout);
     }
   }
   return 0;

@@ -107,34 +107,43 @@ std::vector<KernelTime> KernelTimer::times() const {
 bool KernelTimer::active() { return state().running; }
 
 std::string kernel_time_table(const std::vector<KernelTime>& times, double wall_seconds, long long steps,
-                              std::size_t listed) {
+                              const std::vector<double>& slowest, std::size_t listed) {
   const double per_step = steps > 0 ? 1.0 / static_cast<double>(steps) : 0.0;
   const double share = wall_seconds > 0 ? 100 / wall_seconds : 0.0;
+  const bool ranks = !slowest.empty() && slowest.size() == times.size();
   std::string text;
-  char line[160];
-  const auto row = [&](const std::string& label, double launches, double seconds) {
-    std::snprintf(line, sizeof line, "  %-52s %14.2f %10.3f %6.1f%%\n", label.substr(0, 52).c_str(),
-                  launches * per_step, 1e3 * seconds * per_step, seconds * share);
+  char line[200];
+  const auto row = [&](const std::string& label, const std::string& launches, double seconds, double on_slowest) {
+    std::snprintf(line, sizeof line, "  %-52s %14s %10.3f %6.1f%%", label.substr(0, 52).c_str(), launches.c_str(),
+                  1e3 * seconds * per_step, seconds * share);
     text += line;
+    if (ranks && on_slowest >= 0) {
+      std::snprintf(line, sizeof line, " %14.3f", 1e3 * on_slowest * per_step);
+      text += line;
+    }
+    text += '\n';
   };
-  std::snprintf(line, sizeof line, "  %-52s %14s %10s %7s\n", "kernel (label)", "launches/step", "ms/step", "share");
+  const auto count = [&](long long launches) {
+    std::snprintf(line, sizeof line, "%.2f", static_cast<double>(launches) * per_step);
+    return std::string(line);
+  };
+  std::snprintf(line, sizeof line, "  %-52s %14s %10s %7s%s\n", "kernel (label)", "launches/step", "ms/step", "share",
+                ranks ? "  slowest rank" : "");
   text += line;
-  double in_kernels = 0, rest = 0;
+  double in_kernels = 0, rest = 0, rest_slowest = 0;
   long long rest_launches = 0;
   for (std::size_t k = 0; k < times.size(); ++k) {
     in_kernels += times[k].seconds;
     if (k < listed) {
-      row(times[k].label, static_cast<double>(times[k].launches), times[k].seconds);
+      row(times[k].label, count(times[k].launches), times[k].seconds, ranks ? slowest[k] : -1);
     } else {
       rest += times[k].seconds;
+      rest_slowest += ranks ? slowest[k] : 0;
       rest_launches += times[k].launches;
     }
   }
-  if (rest_launches > 0) row("other kernels", static_cast<double>(rest_launches), rest);
-  std::snprintf(line, sizeof line, "  %-52s %14s %10.3f %6.1f%%\n",
-                "outside kernels (communication, host, I/O, fences)", "-", 1e3 * (wall_seconds - in_kernels) * per_step,
-                (wall_seconds - in_kernels) * share);
-  text += line;
+  if (rest_launches > 0) row("other kernels", count(rest_launches), rest, ranks ? rest_slowest : -1);
+  row("outside kernels (communication, host, I/O, fences)", "-", wall_seconds - in_kernels, -1);
   return text;
 }
 

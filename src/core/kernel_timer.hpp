@@ -33,9 +33,10 @@ class KernelTimer {
   static bool active();
 };
 
-/// The kernels of `times` by their time per step (the first `listed`, then the others in one row), and what is left of
-/// `wall_seconds` outside them, as a text table for `steps` steps.
+/// The kernels of `times` by their time per step (the first `listed`, then the others in one row), with each one's
+/// time on the slowest rank where `slowest` (in the order of `times`) is given, and what is left of `wall_seconds`
+/// outside them, as a text table for `steps` steps.
 std::string kernel_time_table(const std::vector<KernelTime>& times, double wall_seconds, long long steps,
-                              std::size_t listed = 16);
+                              const std::vector<double>& slowest = {}, std::size_t listed = 16);
 
 }  // namespace eddy

@@ -1,5 +1,6 @@
 #include "time/run_summary.hpp"
 
+#include "parallel/slowest_kernels.hpp"
 #include "time/scaling_verdict.hpp"
 
 #include <algorithm>
@@ -146,16 +147,21 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   return summary;
 }
 
-void add_kernel_times(RunSummary& summary, const std::vector<KernelTime>& times, double wall_seconds, long long steps) {
-  io::JsonObject seconds, launches;
-  for (const KernelTime& t : times) {
-    seconds.set(t.label, t.seconds);
-    launches.set(t.label, t.launches);
+void add_kernel_times(RunSummary& summary, const std::vector<KernelTime>& times, double wall_seconds, long long steps,
+                      parallel::Context& context) {
+  const std::vector<double> slowest = parallel::slowest_rank_seconds(times, context);
+  io::JsonObject seconds, launches, on_slowest;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    seconds.set(times[k].label, times[k].seconds);
+    launches.set(times[k].label, times[k].launches);
+    if (k < slowest.size()) on_slowest.set(times[k].label, slowest[k]);
   }
-  summary.json.set("kernel_seconds", seconds).set("kernel_launches", launches);
+  summary.json.set("kernel_seconds", seconds)
+      .set("kernel_launches", launches)
+      .set("kernel_seconds_slowest_rank", on_slowest);
   summary.text +=
       "kernels of rank 0, each fenced and timed alone (--kernel-times: the run is slower for the fences):\n";
-  summary.text += kernel_time_table(times, wall_seconds, steps);
+  summary.text += kernel_time_table(times, wall_seconds, steps, context.size() > 1 ? slowest : std::vector<double>{});
 }
 
 }  // namespace eddy::time

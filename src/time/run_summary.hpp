@@ -5,7 +5,8 @@
 //   cell_updates_per_second_per_rank, phase_seconds{}, phase_share{}, communication_share, poisson_solve_share,
 //   poisson_communication_share, poisson_communication_timing, halo_backend, reduction_backend, device,
 //   poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict, phase_timing; with
-//   `eddy run --kernel-times` also kernel_seconds{} and kernel_launches{} (rank 0's, by kernel label).
+//   `eddy run --kernel-times` also kernel_seconds{} and kernel_launches{} (rank 0's, by kernel label) and
+//   kernel_seconds_slowest_rank{} (each of those kernels on the rank where it took longest).
 // Phase seconds are the mean over ranks; wall_seconds is the slowest rank's. The phases are exclusive: poisson is the
 // pressure solver's own work, poisson_halo and poisson_reduction its communication. communication_share is every
 // halo exchange and reduction (velocity, diagnostics and pressure solve), waiting for other ranks included;
@@ -46,7 +47,9 @@ struct RunSummary {
 /// Combines the measurements of every rank (collective) into the summary.
 RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition& decomp, parallel::Context& context);
 
-/// Adds this rank's kernel times (`eddy run --kernel-times`) over `steps` steps and `wall_seconds` to the summary.
-void add_kernel_times(RunSummary& summary, const std::vector<KernelTime>& times, double wall_seconds, long long steps);
+/// Adds the kernel times of `eddy run --kernel-times` over `steps` steps and `wall_seconds`, rank 0's and the slowest
+/// rank's, to the summary (collective).
+void add_kernel_times(RunSummary& summary, const std::vector<KernelTime>& times, double wall_seconds, long long steps,
+                      parallel::Context& context);
 
 }  // namespace eddy::time

@@ -424,7 +424,7 @@ int Simulation::run() {
                            s.step_count,
                            s.timers.fences()};
   RunSummary summary = summarise_run(measured, s.decomp, s.context);
-  if (kernel_timer) add_kernel_times(summary, kernel_timer->times(), measured.wall_seconds, measured.steps);
+  if (kernel_timer) add_kernel_times(summary, kernel_timer->times(), measured.wall_seconds, measured.steps, s.context);
   outputs.finish(summary.json);
   if (s.talkative()) {
     std::fputs(summary.text.c_str(), stdout);

@@ -116,6 +116,10 @@ def check_kernel_times(work):
     check(all(t >= 0 for t in seconds.values()), "a negative kernel time")
     check(0 < sum(seconds.values()) <= summary["wall_seconds"],
           f"kernel time {sum(seconds.values())} against the run's {summary['wall_seconds']} s")
+    slowest = summary.get("kernel_seconds_slowest_rank", {})
+    check(set(slowest) == set(seconds) and all(slowest[k] >= seconds[k] for k in seconds),
+          "kernel_seconds_slowest_rank lacks labels or lies below rank 0's times")
+    check("slowest rank" in result.stdout, "no slowest-rank column in the kernel table of a 2-rank run")
     untimed = work / "cavity-untimed-kernels"
     plain = eddy(SMALL + ["--set", f"output.directory={untimed}", "--set", "time.max_steps=1"])
     check(plain.returncode == 0, f"run without --kernel-times exit {plain.returncode}")
