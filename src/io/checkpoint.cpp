@@ -12,12 +12,14 @@
 #include <cstdio>
 #include <regex>
 #include <sstream>
+#include <type_traits>
 
 namespace eddy::io {
 
 namespace {
 
 using OwnedValues = Kokkos::View<Real****, Kokkos::LayoutLeft, MemSpace>;  // (nx, ny, nz, field)
+using HostValues = Checkpointer::HostValues;
 
 /// Prefix of the datasets of warm-start fields.
 const std::string warm_start_prefix = "warm_start_";
@@ -39,6 +41,25 @@ void pack_owned(const Field& field, const OwnedValues& owned, int f, const field
   Kokkos::parallel_for(
       "io::pack_owned", grid::owned_cells(shape),
       KOKKOS_LAMBDA(int i, int j, int k) { owned(i - g, j - g, k - g, f) = field(i, j, k); });
+}
+
+/// `owned` readable on the host: itself where it lies in host memory, else copied into `kept` (reallocated when its
+/// extents differ).
+template <class Space>
+HostValues on_host(const Kokkos::View<Real****, Kokkos::LayoutLeft, Space>& owned, HostValues& kept) {
+  if constexpr (std::is_same_v<typename HostValues::memory_space, Space>) {
+    return owned;
+  } else {
+    bool fits = kept.is_allocated();
+    for (int a = 0; a < 4; ++a) fits = fits && kept.extent(a) == owned.extent(a);
+    if (!fits) {
+      kept = HostValues();  // freed before the next is taken
+      kept = HostValues(Kokkos::view_alloc(Kokkos::WithoutInitializing, "io::checkpoint_host_values"), owned.extent(0),
+                        owned.extent(1), owned.extent(2), owned.extent(3));
+    }
+    Kokkos::deep_copy(kept, owned);
+    return kept;
+  }
 }
 
 /// Copies slot `f` of `owned` into the owned values of `field`.
@@ -123,7 +144,7 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
   const int count_fields = static_cast<int>(stored.size());
   OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], count_fields);
   for (int f = 0; f < count_fields; ++f) pack_owned(stored[f].field, owned, f, shape_);
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), owned);
+  const HostValues host = on_host(owned, host_values_);
 
   const BlockLayout layout = block_layout(decomp_);
   const auto& dims = layout.global_dims;

@@ -40,6 +40,9 @@ struct CheckpointMeta {
 
 class Checkpointer {
  public:
+  /// Owned values of the stored fields (nx, ny, nz, field) in host memory that a GPU copies into directly.
+  using HostValues = Kokkos::View<Real****, Kokkos::LayoutLeft, Kokkos::SharedHostPinnedSpace>;
+
   /// Checkpoints of `deck`'s run in `run_dir`/checkpoints; `deck_text` (the resolved deck) is stored in each.
   Checkpointer(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                parallel::Context& context, const std::filesystem::path& run_dir, std::string deck_text);
@@ -81,6 +84,9 @@ class Checkpointer {
   std::filesystem::path directory_;
   std::string deck_text_;
   WriteMode mode_;
+  // Kept from one checkpoint to the next, page-locked on GPUs: each checkpoint used to copy into freshly allocated
+  // host memory, at 1.4 GB/s on an H200 (first touch of every page), where a page-locked copy runs at the link's speed.
+  HostValues host_values_;
 };
 
 }  // namespace eddy::io

@@ -41,15 +41,15 @@ FieldWriter::FieldWriter(const config::Deck& deck, const grid::Decomposition& de
     if (std::find(flow.begin(), flow.end(), name) != flow.end()) continue;
     scalar_names_.push_back(name);
     scalar_cells_.emplace_back("io::" + name + "_cells", shape.cells[0], shape.cells[1], shape.cells[2]);
-    scalar_host_.push_back(Kokkos::create_mirror_view(scalar_cells_.back()));
+    scalar_host_.push_back(Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), scalar_cells_.back()));
   }
   const auto& g = decomp.global;
   xdmf_grid_ = {g.cells, g.origin, {g.spacing(0), g.spacing(1), g.spacing(2)}};
   cells_ = allocate_cell_quantities(shape);
-  velocity_host_ = Kokkos::create_mirror_view(cells_.velocity);
-  pressure_host_ = Kokkos::create_mirror_view(cells_.pressure);
-  vorticity_host_ = Kokkos::create_mirror_view(cells_.vorticity);
-  q_criterion_host_ = Kokkos::create_mirror_view(cells_.q_criterion);
+  velocity_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.velocity);
+  pressure_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.pressure);
+  vorticity_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.vorticity);
+  q_criterion_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.q_criterion);
   if (restart_step >= 0) run_on_rank0(context.comm(), [&] { index_existing_outputs(restart_step, allowed); });
 }
 

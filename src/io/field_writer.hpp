@@ -47,11 +47,13 @@ class FieldWriter {
   XdmfGrid xdmf_grid_;
   std::vector<XdmfStep> steps_;  ///< outputs listed in fields.xmf (rank 0)
   CellQuantities cells_;
-  Kokkos::View<Real****, Kokkos::LayoutLeft, Kokkos::HostSpace> velocity_host_;
-  Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace> pressure_host_, vorticity_host_, q_criterion_host_;
+  // Host copies of the cell values, page-locked on GPUs so that each output's copies run at the link's speed.
+  Kokkos::View<Real****, Kokkos::LayoutLeft, Kokkos::SharedHostPinnedSpace> velocity_host_;
+  Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::SharedHostPinnedSpace> pressure_host_, vorticity_host_,
+      q_criterion_host_;
   std::vector<std::string> scalar_names_;  ///< the scalars written, in file order
   std::vector<Kokkos::View<Real***, Kokkos::LayoutLeft, MemSpace>> scalar_cells_;
-  std::vector<Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace>> scalar_host_;
+  std::vector<Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::SharedHostPinnedSpace>> scalar_host_;
 };
 
 }  // namespace eddy::io
