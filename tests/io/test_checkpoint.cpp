@@ -1,7 +1,8 @@
 // Checkpoint/restart: bit-identical round trip of the flow and the named scalars on the same rank count, correct
-// values when read on another rank count (written on a half-size sub-communicator, read on all ranks), "latest" and
-// pruning, refusal of truncated or corrupted files, of other grids or physics and of other scalars, and checkpoints
-// without scalars still serving decks without. Both HDF5 write modes where the build has them.
+// values when read on another rank count (written on a half-size sub-communicator, read on all ranks), successive
+// checkpoints of one writer each holding their own values, "latest" and pruning, refusal of truncated or corrupted
+// files, of other grids or physics and of other scalars, and checkpoints without scalars still serving decks without.
+// Both HDF5 write modes where the build has them.
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
 #include "io_test_support.hpp"
@@ -136,6 +137,26 @@ TEST(Checkpoint, RoundTripIsBitIdentical) {
     EXPECT_EQ(count_signature_mismatches(restored, s.decomp), 0);
     EXPECT_EQ(count_scalar_mismatches({restored_scalars[1], restored_scalars[0]}, s.shape, s.decomp), 0);
   }
+}
+
+// The host copy is kept from one checkpoint to the next: each checkpoint must hold the values of its own moment.
+TEST(Checkpoint, EachCheckpointHoldsItsOwnValues) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "successive");
+  auto s = make_setup(MPI_COMM_WORLD);
+  auto state = fields::FlowState::allocate(s.shape);
+  io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "name: successive\n");
+  const auto first = checkpointer.write(state, 0.1, 1, 0.1);  // all zeros
+  io_test::fill_signature(state, s.decomp);
+  checkpointer.write(state, 0.2, 2, 0.1);
+
+  auto restored = fields::FlowState::allocate(s.shape);
+  EXPECT_EQ(checkpointer.load("latest", restored).step, 2);
+  EXPECT_EQ(count_signature_mismatches(restored, s.decomp), 0);
+  io_test::fill_signature(restored, s.decomp);
+  checkpointer.load(first.string(), restored);
+  const long long owned = 4LL * s.shape.cells[0] * s.shape.cells[1] * s.shape.cells[2];
+  EXPECT_EQ(count_signature_mismatches(restored, s.decomp), owned);  // the zeros of step 1, every one
 }
 
 // Warm-start fields (solver state such as the stage pressure changes) are optional: read where the checkpoint holds
