@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -140,6 +141,37 @@ void expect_close(const eddy::time::LocalDiagnostics& got, const eddy::time::Loc
 }
 
 }  // namespace
+
+// Every pair of cells that meets a box, on every row and plane of it, belongs to exactly one thread's column, whole
+// tiles and the pairs past them alike; its flags say which of its two cells lie in the box.
+TEST(PairColumns, TilingCoversEveryPairOfTheBoxOnce) {
+  const eddy::Int3 boxes[][2] = {{{1, 1, 1}, {513, 11, 20}},  // 257 pairs: eight tiles and one pair past them
+                                 {{0, 0, 0}, {64, 8, 8}},     // whole tiles only
+                                 {{3, 2, 5}, {40, 7, 6}},     // fewer pairs than a tile
+                                 {{2, 1, 0}, {133, 19, 17}}};
+  for (const auto& box : boxes) {
+    const eddy::Int3 lo = box[0], hi = box[1];
+    const auto tiling = eddy::grid::pair_tiling("test", lo, hi);
+    const int lo_pair = lo[0] / 2, pairs = (hi[0] - 1) / 2 - lo_pair + 1;
+    std::vector<int> seen(static_cast<std::size_t>(pairs) * (hi[1] - lo[1]) * (hi[2] - lo[2]), 0);
+    int wrong_flags = 0;
+    for (int t = 0; t < tiling.threads; ++t) {
+      eddy::grid::PairColumn c;
+      if (!tiling.column(t, c)) continue;
+      wrong_flags +=
+          c.first_in != (c.i >= lo[0] && c.i < hi[0]) || c.second_in != (c.i + 1 >= lo[0] && c.i + 1 < hi[0]);
+      for (int k = c.k0; k < c.k1; ++k) {
+        ASSERT_TRUE(c.i / 2 >= lo_pair && c.i / 2 < lo_pair + pairs && c.j >= lo[1] && c.j < hi[1] && k >= lo[2] &&
+                    k < hi[2])
+            << "thread " << t << " left the box at pair " << c.i / 2 << ", row " << c.j << ", plane " << k;
+        ++seen[(static_cast<std::size_t>(k - lo[2]) * (hi[1] - lo[1]) + (c.j - lo[1])) * pairs + (c.i / 2 - lo_pair)];
+      }
+    }
+    EXPECT_EQ(wrong_flags, 0);
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long long>(seen.size()))
+        << "box from " << lo[0] << " to " << hi[0] << ": pairs missed or taken twice";
+  }
+}
 
 TEST(PairColumns, DivergenceMatchesTheDifferencesCellByCell) {
   for (int dim : {2, 3}) {
