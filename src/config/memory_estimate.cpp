@@ -1,8 +1,11 @@
 #include "config/memory_estimate.hpp"
 
+#include "core/row_padding.hpp"
+
 namespace eddy::config {
 
-// Fields counted, each of (n + 2 * ghost) points per axis (z too: 2D fields have ghosts in z), 8 bytes per Real:
+// Fields counted, each of (n + 2 * ghost) points per axis (z too: 2D fields have ghosts in z), rows padded to whole
+// cache lines (core/row_padding.hpp), 8 bytes per Real:
 //   flow state               u, v, w, p, and the last good copy kept for a divergence      8 fields
 //   time integration         the next stage's velocity and the kept tendency (with         6 fields
 //                            buoyancy: this stage's and the previous stage's tendency)
@@ -24,6 +27,7 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
   const double bytes_per_real = sizeof(Real);
   double extent[3];
   for (int a = 0; a < 3; ++a) extent[a] = local_cells[a] + 2.0 * ghost_layers;
+  extent[0] = padded_row_values(local_cells[0] + 2 * ghost_layers);
   const double points = extent[0] * extent[1] * extent[2];
 
   const int dims = deck.domain.dimensions;

@@ -37,7 +37,7 @@ PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor) {
     coarse.decomp.offset[a] /= factor[a];
     coarse.spacing[a] *= factor[a];
   }
-  coarse.shape = fields::LocalShape{coarse.decomp.local_cells, 1};
+  coarse.shape = fields::local_shape(coarse.decomp, 1);
   return coarse;
 }
 

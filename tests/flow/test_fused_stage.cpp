@@ -1,8 +1,8 @@
 // The fused velocity stage by tiles of staged planes against the one-thread-per-point loop: the same u* and the same
 // kept tendency at every view point of every rank (ghosts and boundary faces included), for every tiling, with teams
-// of a few planes and of the chosen number, in 2D and 3D, ghost widths 1 and 2, central and upwind advection, and
-// the three weightings of an RK3 step. Tiles that run past the view (40 + 2 ghosts is not a multiple of 32 or 64)
-// and teams that end inside the column are both exercised.
+// of a few planes and of the chosen number, in 2D and 3D, ghost widths 1 and 2, rows with and without padding points
+// past the ghosts, central and upwind advection, and the three weightings of an RK3 step. Tiles that run past the
+// view (40 + 2 ghosts is not a multiple of 32 or 64) and teams that end inside the column are both exercised.
 #include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
 #include "operators/staggered_grid.hpp"
@@ -35,17 +35,17 @@ void fill(const FaceVector& vector, int rank, double seed) {
 }
 
 struct Case {
-  int dimensions, ghost;
+  int dimensions, ghost, row_padding;
   AdvectionScheme scheme;
   eddy::time::StageWeights weights;
 };
 
 std::string describe(const Case& c, const eddy::time::StageTiling& t) {
   std::ostringstream label;
-  label << c.dimensions << "D ghost " << c.ghost << (c.scheme == AdvectionScheme::upwind ? " upwind" : " central")
-        << " weights " << c.weights.current << "/" << c.weights.previous
-        << (c.weights.next_stage_reads_tendency ? " keeps R" : "") << ", tile " << t.x << "x" << t.y << " planes "
-        << t.planes;
+  label << c.dimensions << "D ghost " << c.ghost << " padding " << c.row_padding
+        << (c.scheme == AdvectionScheme::upwind ? " upwind" : " central") << " weights " << c.weights.current << "/"
+        << c.weights.previous << (c.weights.next_stage_reads_tendency ? " keeps R" : "") << ", tile " << t.x << "x"
+        << t.y << " planes " << t.planes;
   return label.str();
 }
 
@@ -54,7 +54,8 @@ void compare_loops(const Case& c) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const auto decomp = eddy::grid::decompose(
       eddy::testing::walled_box(c.dimensions, {40, 13, c.dimensions == 3 ? 9 : 1}), MPI_COMM_WORLD);
-  const auto shape = eddy::fields::local_shape(decomp, c.ghost);
+  auto shape = eddy::fields::local_shape(decomp, c.ghost);
+  shape.row_padding = c.row_padding;
   const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
   auto state = eddy::fields::FlowState::allocate(shape);
   fill({state.u, state.v, state.w}, rank, 0.0);
@@ -98,8 +99,11 @@ TEST(FusedStage, TilesOfStagedPlanesMatchOnePointPerThreadEverywhere) {
   const eddy::time::StageWeights first{0.02, 0, true}, second{0.03, -0.01, true}, last{0.02, -0.015, false};
   for (int dimensions : {2, 3}) {
     for (int ghost : {1, 2}) {
-      for (auto scheme : {AdvectionScheme::central, AdvectionScheme::upwind}) {
-        for (const auto& weights : {first, second, last}) compare_loops({dimensions, ghost, scheme, weights});
+      for (int padding : {0, 6}) {
+        for (auto scheme : {AdvectionScheme::central, AdvectionScheme::upwind}) {
+          for (const auto& weights : {first, second, last})
+            compare_loops({dimensions, ghost, padding, scheme, weights});
+        }
       }
     }
   }

@@ -27,6 +27,12 @@ using eddy::operators::StaggeredGrid;
 
 constexpr Real kUntouched = -7;
 
+// The field layouts tested: ghost width and row padding.
+struct Layout {
+  int ghost, row_padding;
+};
+constexpr Layout kLayouts[] = {{1, 0}, {2, 0}, {1, 6}};
+
 struct Block {
   eddy::grid::Decomposition decomp;
   StaggeredGrid grid;
@@ -34,8 +40,9 @@ struct Block {
 };
 
 // More than one tile of pairs along x and of rows along y, and more than one column chunk along z (the last one
-// short); walls on x and y, so the face boxes of the correction differ from the owned cells there.
-Block make_block(int dim, int ghost) {
+// short); walls on x and y, so the face boxes of the correction differ from the owned cells there. `row_padding`
+// points follow the ghosts of every row.
+Block make_block(int dim, int ghost, int row_padding = 0) {
   eddy::grid::GlobalGrid g;
   g.dim = dim;
   g.cells = {72, 20, dim == 3 ? 36 : 1};
@@ -43,7 +50,8 @@ Block make_block(int dim, int ghost) {
   g.periodic = {false, false, true};
   Block b;
   b.decomp = eddy::grid::decompose(g, MPI_COMM_WORLD);
-  const auto shape = eddy::fields::local_shape(b.decomp, ghost);
+  auto shape = eddy::fields::local_shape(b.decomp, ghost);
+  shape.row_padding = row_padding;
   b.grid = eddy::operators::make_staggered_grid(b.decomp, shape);
   b.state = eddy::fields::FlowState::allocate(shape);
   Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(29 + b.decomp.rank);
@@ -175,13 +183,14 @@ TEST(PairColumns, TilingCoversEveryPairOfTheBoxOnce) {
 
 TEST(PairColumns, DivergenceMatchesTheDifferencesCellByCell) {
   for (int dim : {2, 3}) {
-    for (int ghost : {1, 2}) {
-      const Block b = make_block(dim, ghost);
+    for (const auto [ghost, padding] : kLayouts) {
+      const Block b = make_block(dim, ghost, padding);
       const Field div = eddy::fields::make_field("div", b.grid.shape);
       ASSERT_TRUE(eddy::grid::fits_cell_pairs(b.grid.shape, {b.state.u, b.state.v, b.state.w, div}));
       Kokkos::deep_copy(div, kUntouched);
       eddy::operators::compute_divergence_by_pairs(b.state, div, b.grid, 0.5);
-      EXPECT_EQ(divergence_mismatches(b, div, 0.5), 0) << "dim " << dim << ", ghost " << ghost;
+      EXPECT_EQ(divergence_mismatches(b, div, 0.5), 0)
+          << "dim " << dim << ", ghost " << ghost << ", padding " << padding;
     }
   }
 }
@@ -189,16 +198,17 @@ TEST(PairColumns, DivergenceMatchesTheDifferencesCellByCell) {
 TEST(PairColumns, GradientCorrectionMovesEachComponentOnItsFaceBoxOnly) {
   const CorrectedBoundaries none{}, outflows{{{true, false}, {false, true}, {true, true}}};
   for (int dim : {2, 3}) {
-    for (int ghost : {1, 2}) {
+    for (const auto [ghost, padding] : kLayouts) {
       for (const CorrectedBoundaries& corrected : {none, outflows}) {
-        const Block b = make_block(dim, ghost);
+        const Block b = make_block(dim, ghost, padding);
         const Field components[3] = {b.state.u, b.state.v, b.state.w};
         const Host before[3] = {on_host(b.state.u), on_host(b.state.v), on_host(b.state.w)};
         const Host phi = on_host(b.state.p);
         eddy::operators::subtract_pressure_gradient_by_pairs(b.state, b.state.p, 0.8, b.grid, corrected);
         for (int a = 0; a < 3; ++a) {
           EXPECT_EQ(correction_mismatches(b, before[a], components[a], phi, a, 0.8, corrected), 0)
-              << "dim " << dim << ", ghost " << ghost << ", component " << a << ", outflows " << corrected[0][0];
+              << "dim " << dim << ", ghost " << ghost << ", padding " << padding << ", component " << a << ", outflows "
+              << corrected[0][0];
         }
       }
     }
@@ -220,10 +230,11 @@ TEST(PairColumns, RefuseRowsOfOddLength) {
 
 TEST(PairColumns, FlowDiagnosticsMatchTheirCellByCellSums) {
   for (int dim : {2, 3}) {
-    for (int ghost : {1, 2}) {
-      const Block b = make_block(dim, ghost);
+    for (const auto [ghost, padding] : kLayouts) {
+      const Block b = make_block(dim, ghost, padding);
       const auto expected = host_diagnostics(b);
-      const std::string label = "dim " + std::to_string(dim) + ", ghost " + std::to_string(ghost);
+      const std::string label =
+          "dim " + std::to_string(dim) + ", ghost " + std::to_string(ghost) + ", padding " + std::to_string(padding);
       expect_close(eddy::time::local_flow_diagnostics_by_pairs(b.state, b.grid), expected, label + ", pairs");
       expect_close(eddy::time::local_flow_diagnostics(b.state, b.grid), expected, label + ", production");
     }

@@ -42,11 +42,12 @@ struct PoissonSetup {
   Field field_from(const std::function<Real(Real, Real, Real)>& f, bool with_ghosts = false) const {
     Field out = fields::make_field("test::field", problem.shape);
     auto host = Kokkos::create_mirror_view(out);
-    const int g = problem.shape.ghost;
-    const int lo = with_ghosts ? 0 : g;
-    for (int k = lo; k < problem.shape.extent(2) - lo; ++k) {
-      for (int j = lo; j < problem.shape.extent(1) - lo; ++j) {
-        for (int i = lo; i < problem.shape.extent(0) - lo; ++i) {
+    const int g = problem.shape.ghost, lo = with_ghosts ? 0 : g;
+    const Int3 hi = {g + problem.shape.cells[0] + g - lo, g + problem.shape.cells[1] + g - lo,
+                     g + problem.shape.cells[2] + g - lo};  // past the ghosts: padding points stay zero
+    for (int k = lo; k < hi[2]; ++k) {
+      for (int j = lo; j < hi[1]; ++j) {
+        for (int i = lo; i < hi[0]; ++i) {
           host(i, j, k) = f(centre(0, i), centre(1, j), centre(2, k));
         }
       }
