@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <vector>
 
 using eddy::Field;
 using eddy::Real;
@@ -19,7 +20,7 @@ struct Rate {
   Real mean_factor;   // (|r_final| / |r_0|)^(1 / cycles): the reduction per V-cycle over the whole solve
   Real worst_factor;  // the largest reduction ratio of a single cycle
   int cycles;
-  Real final_residual;
+  std::vector<Real> history;  // the residual before the first cycle and after each
 };
 
 // A solve to 1e-10 from zero with a rough (random) right-hand side; `row_padding` points past the ghosts of each row
@@ -40,7 +41,7 @@ Rate vcycle_rate(int n, const eddy::testing::PressureFaces& faces, int row_paddi
   const auto stats = solver->solve(phi, rhs);
   EXPECT_TRUE(stats.converged) << n;
   Rate rate{std::pow(stats.final_residual / stats.initial_residual, Real(1) / stats.iterations), 0, stats.iterations,
-            stats.final_residual};
+            stats.history};
   for (std::size_t i = 1; i < stats.history.size(); ++i) {
     rate.worst_factor = std::max(rate.worst_factor, stats.history[i] / stats.history[i - 1]);
   }
@@ -75,8 +76,12 @@ TEST(MultigridRate, VCycleReducesTheResidualTenfoldIndependentlyOfSize) {
 TEST(MultigridRate, PaddedRowsSolveAsUnpaddedOnes) {
   for (const auto& faces : {neumann, mixed}) {
     const auto plain = vcycle_rate(64, faces), padded = vcycle_rate(64, faces, 14);
-    EXPECT_EQ(padded.cycles, plain.cycles);
-    EXPECT_NEAR(padded.final_residual, plain.final_residual, 1e-12 * plain.final_residual);
+    ASSERT_EQ(padded.cycles, plain.cycles);
+    ASSERT_EQ(padded.history.size(), plain.history.size());
+    // Sums over longer rows round differently on GPUs: each cycle's residual agrees to round-off of the first.
+    for (std::size_t i = 0; i < plain.history.size(); ++i) {
+      EXPECT_NEAR(padded.history[i], plain.history[i], 1e-12 * plain.history[0]) << "cycle " << i;
+    }
   }
 }
 
