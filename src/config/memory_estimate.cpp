@@ -9,8 +9,8 @@ namespace eddy::config {
 //   flow state               u, v, w, p, and the last good copy kept for a divergence      8 fields
 //   time integration         the next stage's velocity and the kept tendency (with         6 fields
 //                            buoyancy: this stage's and the previous stage's tendency)
-//   stage pressure guesses   RK3 without bodies: the previous stage's pressure and the     3 fields
-//                            change of the last two stages' pressures in the last step
+//   stage pressure guesses   RK3 without bodies: the pressures of the three solves         3 fields
+//                            before the last
 //   scalars                  value, two tendencies and the last good copy                   4 per scalar
 //   bodies                   the pressure of the last stage (incremental projection)       1 field
 //   Poisson solver           multigrid: rhs and its mean-free copy on the fine level, plus correction, rhs and residual

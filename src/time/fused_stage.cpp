@@ -246,8 +246,9 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
               " points with a ring of " + std::to_string(tiling.ring) + " planes");
 }
 
+// The points a stage writes: the whole view but the rows' padding, which no stencil reads.
 Int3 view_extent(const operators::StaggeredGrid& grid) {
-  return {grid.shape.extent(0), grid.shape.extent(1), grid.shape.extent(2)};
+  return {grid.shape.extent(0) - grid.shape.row_padding, grid.shape.extent(1), grid.shape.extent(2)};
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "time/momentum_stage.hpp"
 
+#include "core/error.hpp"
 #include "operators/advection.hpp"
 #include "time/stage_update.hpp"
 
@@ -38,6 +39,14 @@ bool MomentumStage::finish(fields::FlowState& state, const operators::StaggeredG
   std::swap(state.v, velocity_next_.v);
   if (grid.three_d) std::swap(state.w, velocity_next_.w);
   return true;
+}
+
+void MomentumStage::hand_over_start_velocity(fields::FlowState& keep, const operators::StaggeredGrid& grid) {
+  require(!separate_sources_,
+          "MomentumStage: only the fused stages leave the starting velocity in a buffer of its own");
+  std::swap(keep.u, velocity_next_.u);
+  std::swap(keep.v, velocity_next_.v);
+  if (grid.three_d) std::swap(keep.w, velocity_next_.w);
 }
 
 }  // namespace eddy::time

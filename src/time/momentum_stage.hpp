@@ -8,6 +8,10 @@
 // u_k exactly where an in-place update would change it. Per stage this moves 72-96 bytes per cell instead of the
 // 120-144 of a stored tendency plus a separate update. With sources (buoyancy) the tendency is stored, the sources
 // are added to it, and the update runs in place.
+//
+// The fused stages also keep the velocity a step started from without copying it: after the first stage the buffer
+// that held it is handed over (hand_over_start_velocity) and a third buffer, the one handed over at the step before,
+// takes its place for the next stages' u*.
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
@@ -30,6 +34,9 @@ class MomentumStage {
   /// Makes u* the state's velocity; true when the state's velocity views changed (halo exchanges built on them must
   /// be rebound).
   bool finish(fields::FlowState& state, const operators::StaggeredGrid& grid);
+  /// After a fused stage's finish(): swaps the buffers of the velocity that stage started from into `keep` (u and v,
+  /// and w in 3D), and takes `keep`'s for the next u*, so that `keep` holds that velocity without a copy.
+  void hand_over_start_velocity(fields::FlowState& keep, const operators::StaggeredGrid& grid);
   /// True when one kernel computes the tendency and the update.
   bool fused() const { return !separate_sources_; }
 

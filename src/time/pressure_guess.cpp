@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -10,78 +11,72 @@ namespace {
 
 using SpanRange = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>, LightWeight>;
 
-// A change field's name in checkpoints: pressure_change_<stage>.
-const std::string change_prefix = "pressure_change_";
+// A kept pressure's name in checkpoints: pressure_before_<n>, the pressure n solves before the last.
+const std::string kept_prefix = "pressure_before_";
 
-std::string field_name(int stage) { return change_prefix + std::to_string(stage); }
+std::string field_name(int solves_before) { return kept_prefix + std::to_string(solves_before); }
 
-int stage_of(const std::string& name) {
-  require(name.rfind(change_prefix, 0) == 0, "PressureGuess: '" + name + "' is not a pressure change");
-  return std::stoi(name.substr(change_prefix.size()));
-}
-
-void require_contiguous(const Field& f) {
-  require(f.span_is_contiguous(), "PressureGuess: the pressure field must be contiguous");
+int solves_before_of(const std::string& name) {
+  require(name.rfind(kept_prefix, 0) == 0, "PressureGuess: '" + name + "' is not a kept pressure");
+  return std::stoi(name.substr(kept_prefix.size()));
 }
 
 }  // namespace
 
-PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages) : recorded_(stages, false) {
+PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages) {
   if (stages < 2) return;
-  kept_ = fields::make_field("pressure_guess::kept", shape);
-  change_.resize(stages);
-  for (int k = 1; k < stages; ++k) change_[k] = fields::make_field("pressure_guess::change", shape);
+  for (int n = 0; n < stages; ++n) kept_.push_back(fields::make_field("pressure_guess::kept", shape));
 }
 
-void PressureGuess::before_solve(Field& p, int stage) {
-  if (stage == 0) return;
-  require_contiguous(p);
-  require(kept_.span() == p.span() && kept_.layout() == p.layout(),
+void PressureGuess::before_solve(Field& p) {
+  if (kept_.empty()) return;
+  require(p.span_is_contiguous(), "PressureGuess: the pressure field must be contiguous");
+  Field& oldest = kept_.front();
+  require(oldest.span() == p.span() && oldest.layout() == p.layout(),
           "PressureGuess: the pressure field has another shape");
-  if (!recorded_[stage]) {
-    Kokkos::deep_copy(ExecSpace(), kept_, p);
-    return;
+  const int stages = static_cast<int>(kept_.size());
+  if (solved_ && known_ == stages) {
+    // q_{m-S} + (q_m - q_{m-S}) + (q_{m+1-S} - q_{m-S}), read and written point by point in place of q_{m-S}.
+    const Real* last = p.data();
+    const Real* stage_before = kept_[1].data();
+    Real* guess = oldest.data();
+    Kokkos::parallel_for(
+        "pressure_guess::before_solve", SpanRange(0, static_cast<long long>(p.span())),
+        KOKKOS_LAMBDA(long long n) { guess[n] = last[n] + (stage_before[n] - guess[n]); });
+  } else {
+    Kokkos::deep_copy(ExecSpace(), oldest, p);
   }
-  const Real* previous_stage = p.data();
-  const Real* change = change_[stage].data();
-  Real* guess = kept_.data();
-  Kokkos::parallel_for(
-      "pressure_guess::before_solve", SpanRange(0, static_cast<long long>(p.span())),
-      KOKKOS_LAMBDA(long long n) { guess[n] = previous_stage[n] + change[n]; });
-  std::swap(p, kept_);  // p names the guess, kept_ the previous stage's pressure
-}
-
-void PressureGuess::after_solve(Field p, int stage) {
-  if (stage == 0) return;
-  const Real* pressure = p.data();
-  const Real* kept = kept_.data();
-  Real* change = change_[stage].data();
-  Kokkos::parallel_for(
-      "pressure_guess::after_solve", SpanRange(0, static_cast<long long>(p.span())),
-      KOKKOS_LAMBDA(long long n) { change[n] = pressure[n] - kept[n]; });
-  recorded_[stage] = true;
+  known_ = solved_ ? std::min(known_ + 1, stages) : 0;
+  solved_ = false;
+  std::swap(p, oldest);  // p names the guess, the oldest kept buffer the last pressure
+  std::rotate(kept_.begin(), kept_.begin() + 1, kept_.end());
 }
 
 std::vector<fields::NamedField> PressureGuess::recorded_fields() const {
   std::vector<fields::NamedField> named;
   for (const auto& field : all_fields()) {
-    if (recorded_[stage_of(field.name)]) named.push_back(field);
+    if (solves_before_of(field.name) <= known_) named.push_back(field);
   }
   return named;
 }
 
 std::vector<fields::NamedField> PressureGuess::all_fields() const {
   std::vector<fields::NamedField> named;
-  for (std::size_t k = 1; k < change_.size(); ++k) named.push_back({field_name(static_cast<int>(k)), change_[k]});
+  const int stages = static_cast<int>(kept_.size());
+  for (int n = 1; n <= stages; ++n) named.push_back({field_name(n), kept_[stages - n]});
   return named;
 }
 
 void PressureGuess::restore(const std::vector<std::string>& names) {
-  for (const auto& name : names) {
-    const int stage = stage_of(name);
-    require(stage >= 1 && stage < static_cast<int>(change_.size()), "PressureGuess: no stage of '" + name + "'");
-    recorded_[stage] = true;
+  std::vector<int> found;
+  for (const auto& name : names) found.push_back(solves_before_of(name));
+  std::sort(found.begin(), found.end());
+  for (std::size_t n = 0; n < found.size(); ++n) {
+    require(found[n] == static_cast<int>(n) + 1 && found[n] <= static_cast<int>(kept_.size()),
+            "PressureGuess: the kept pressures of a checkpoint must be the newest ones, without gaps");
   }
+  known_ = static_cast<int>(found.size());
+  solved_ = known_ > 0;
 }
 
 }  // namespace eddy::time

@@ -4,12 +4,14 @@
 // so its pressure is (gamma_k q_k + zeta_k q_{k-1}) / alpha_k with q = L^-1 div R: a combination that amplifies the
 // change of q between stages (by 3.1 in the second stage of Wray's RK3). Warm-started from the previous stage's
 // pressure, the second stage's solve starts ten times further from its solution than the first stage's. The change
-// of pressure between two stages varies slowly from one step to the next, so stage k starts instead from
+// of pressure between two stages varies slowly from one step to the next, so each stage starts instead from
 //   p_{k-1} + (p_k - p_{k-1}) of the previous step,
-// which costs two streaming kernels per stage (two reads and one write each) and saves a multigrid cycle where the
-// plain warm start needs two. The guess is written into a second pressure buffer, which the pressure field then
-// names, so that the previous stage's pressure stays where it was without a copy. The first step of a run starts each
-// stage from the previous stage's pressure; checkpoints hold the recorded changes.
+// where the stage before stage 0 is the last stage of the step before. In the order of the solves, with S stages a
+// step, solve m + 1 starts from q_m + q_{m+1-S} - q_{m-S}: the pressures of the last S + 1 solves are kept in S + 1
+// buffers (the pressure field and S more), and the guess overwrites the oldest, the one it reads last. So a guess is
+// one streaming kernel (three reads, one write) and nothing is copied after a solve. Until S + 1 solves are known
+// (the first step and the next stage), a solve starts from a copy of the previous solve's pressure. Checkpoints hold
+// the S pressures before the last, so a restart continues with the same guesses.
 #include "core/types.hpp"
 #include "fields/field.hpp"
 
@@ -20,24 +22,25 @@ namespace eddy::time {
 
 class PressureGuess {
  public:
-  /// Guesses for a scheme of `stages` stages on fields of `shape`.
+  /// Guesses for a scheme of `stages` stages on fields of `shape`; schemes of one stage start each solve from the
+  /// pressure as it is.
   PressureGuess(const fields::LocalShape& shape, int stages);
-  /// Before stage `stage`'s solve: p + the previous step's change from the stage before (when known), into the second
-  /// buffer, which `p` names on return; keeps the pressure p had.
-  void before_solve(Field& p, int stage);
-  /// After stage `stage`'s solve: records p - (the pressure kept by before_solve) for the next step.
-  void after_solve(Field p, int stage);
-  /// The recorded changes, named for a checkpoint (a restart continues with them bit for bit).
+  /// Before a solve: its initial guess, written into the buffer of the oldest kept pressure, which `p` names on return;
+  /// the pressure `p` named before is kept.
+  void before_solve(Field& p);
+  /// After a solve: the pressure is a solve's result (the pressure a run starts with is not).
+  void after_solve() { solved_ = true; }
+  /// The kept pressures that guesses will read, named for a checkpoint (a restart continues with them bit for bit).
   std::vector<fields::NamedField> recorded_fields() const;
-  /// Every change field under the names recorded_fields() gives them, to read a checkpoint into.
+  /// Every kept pressure under the names recorded_fields() gives them, to read a checkpoint into.
   std::vector<fields::NamedField> all_fields() const;
-  /// Marks the changes of `names` recorded (read from a checkpoint).
+  /// Marks the kept pressures of `names` known (read from a checkpoint, whose pressure a solve returned).
   void restore(const std::vector<std::string>& names);
 
  private:
-  Field kept_;                  // the previous stage's pressure during a stage's solve; the guess buffer otherwise
-  std::vector<Field> change_;   // per stage k >= 1: p_k - p_{k-1} of the last step
-  std::vector<bool> recorded_;  // change_[k] holds a value
+  std::vector<Field> kept_;  // the pressures of the solves before the last, oldest first
+  int known_ = 0;            // how many of the newest in kept_ hold a solve's pressure
+  bool solved_ = false;      // the pressure field holds a solve's result
 };
 
 }  // namespace eddy::time

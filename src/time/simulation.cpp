@@ -190,9 +190,16 @@ struct Simulation::Impl {
     if (talkative()) std::printf("restarted from %s at step %lld, t = %.6g\n", meta.path.c_str(), meta.step, meta.time);
   }
 
-  // Keeps the state before a step, written as the last good state if the step diverges.
+  // Keeps the state before a step, written as the last good state if the step diverges. The fused stages hand over
+  // the velocity's buffers after the first stage (MomentumStage::hand_over_start_velocity), so only the pressure (and
+  // in 2D the unused w) is copied here; with the stored tendency the update runs in place and the whole state is.
   void keep_last_good() {
-    copy_state(state, last_good);
+    if (momentum.fused()) {
+      Kokkos::deep_copy(ExecSpace(), last_good.p, state.p);
+      if (!grid.three_d) Kokkos::deep_copy(ExecSpace(), last_good.w, state.w);
+    } else {
+      copy_state(state, last_good);
+    }
     const auto scalars = physics.scalar_fields();
     for (std::size_t n = 0; n < scalars.size(); ++n) Kokkos::deep_copy(last_good_scalars[n].field, scalars[n].field);
     last_good_step = {step_count, sim_time, previous_dt};
@@ -213,6 +220,10 @@ struct Simulation::Impl {
   void take_step() {
     timers.start_step();
     Kokkos::Timer wall;
+    {
+      auto scope = timers.time(Phase::advance);
+      keep_last_good();
+    }
     StepRecord record;
     const double rate = velocity_rate;
     const StepLimits limits =
@@ -233,7 +244,10 @@ struct Simulation::Impl {
                          StageWeights{dt * stage.gamma, dt * stage.zeta, next_reads},
                          [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
         physics.advance_scalars(state, dt * stage.gamma, dt * stage.zeta);
-        if (momentum.finish(state, grid)) halo.rebind(velocity_fields(state, deck.domain.dimensions));
+        if (momentum.finish(state, grid)) {
+          halo.rebind(velocity_fields(state, deck.domain.dimensions));
+          if (s == 0) momentum.hand_over_start_velocity(last_good, grid);
+        }
       }
       // With bodies the projection's right-hand side comes after the forcing: no overlap.
       const bool rhs_built = overlap_halo && !physics.has_bodies();
@@ -253,9 +267,9 @@ struct Simulation::Impl {
       // The stages use only the pressure's gradient: its mean is fixed once, after the last stage (every stage with
       // bodies, whose incremental pressure adds up over the stages).
       const bool last_stage = s + 1 == stages.count;
-      if (!physics.has_bodies()) pressure_guess.before_solve(state.p, s);
+      if (!physics.has_bodies()) pressure_guess.before_solve(state.p);
       const solver::PoissonStats stats = project(dt * stage.alpha(), last_stage || physics.has_bodies(), rhs_built);
-      if (!physics.has_bodies()) pressure_guess.after_solve(state.p, s);
+      if (!physics.has_bodies()) pressure_guess.after_solve();
       if (physics.has_bodies()) {
         auto scope = timers.time(Phase::projection);
         add_field(state.p, previous_pressure);
@@ -376,7 +390,6 @@ int Simulation::run() {
   std::string stop_reason;
   try {
     while (!control.should_stop(s.step_count, s.sim_time)) {
-      s.keep_last_good();
       s.take_step();
       outputs.record(s.history.back());
       progress.update(s.history.back());

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -32,6 +33,18 @@ void fill(const FaceVector& vector, int rank, double seed) {
                           0.3 * std::sin(0.9 * k + c - seed);
     Kokkos::deep_copy(components[c], host);
   }
+}
+
+// The largest difference of two fields over the view points a stage writes: all but the rows' padding.
+double max_difference_off_padding(const Field& a, const Field& b, int row_padding) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  double result = 0;
+  for (int k = 0; k < static_cast<int>(ha.extent(2)); ++k)
+    for (int j = 0; j < static_cast<int>(ha.extent(1)); ++j)
+      for (int i = 0; i + row_padding < static_cast<int>(ha.extent(0)); ++i)
+        result = std::max(result, std::abs(ha(i, j, k) - hb(i, j, k)));
+  return result;
 }
 
 struct Case {
@@ -63,7 +76,7 @@ void compare_loops(const Case& c) {
 
   const eddy::time::StageTargets by_points{FaceVector::allocate("next_points", shape),
                                            FaceVector::allocate("rhs_points", shape)};
-  fill(by_points.next, rank, 2.0);  // every point must be overwritten
+  fill(by_points.next, rank, 2.0);  // every point but the padding must be overwritten
   fill(by_points.tendency, rank, 1.0);
   eddy::time::fused_stage_by_points(state, by_points, grid, c.scheme, viscosity, c.weights);
 
@@ -83,9 +96,10 @@ void compare_loops(const Case& c) {
     const Field rhs_tiles[3] = {by_tiles.tendency.u, by_tiles.tendency.v, by_tiles.tendency.w};
     const Field velocity[3] = {state.u, state.v, state.w};
     for (int a = 0; a < grid.components(); ++a) {
-      // The stage changes the advanced faces (not a copy), and both loops agree to round-off everywhere.
+      // The stage changes the advanced faces (not a copy), and both loops agree to round-off everywhere but on the
+      // padding, which neither writes.
       EXPECT_GT(eddy::testing::max_view_difference(next_points[a], velocity[a]), 1e-4) << describe(c, tiling);
-      EXPECT_LE(eddy::testing::max_view_difference(next_tiles[a], next_points[a]), 1e-13)
+      EXPECT_LE(max_difference_off_padding(next_tiles[a], next_points[a], c.row_padding), 1e-13)
           << describe(c, tiling) << " u* component " << a;
       EXPECT_LE(eddy::testing::max_view_difference(rhs_tiles[a], rhs_points[a]), 1e-13)
           << describe(c, tiling) << " tendency component " << a;

@@ -165,19 +165,19 @@ TEST(Checkpoint, WarmStartFieldsAreReadWhereHeldAndLeftAloneOtherwise) {
   parallel::Context context(MPI_COMM_WORLD);
   const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "warm_start");
   auto s = make_setup(MPI_COMM_WORLD);
-  const auto [state, warm] = signed_fields(s, {"pressure_change_1"});
+  const auto [state, warm] = signed_fields(s, {"pressure_before_1"});
   io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "name: warm_start\n");
   checkpointer.write(state, 0.5, 7, 0.1, {}, warm);
   checkpointer.write(state, 0.6, 8, 0.1);
 
   auto restored = fields::FlowState::allocate(s.shape);
-  const auto asked = make_scalars({"pressure_change_1"}, s.shape);
+  const auto asked = make_scalars({"pressure_before_1"}, s.shape);
   const auto held =
       checkpointer.load((checkpointer.directory() / io::Checkpointer::file_name(7)).string(), restored, {}, asked);
-  ASSERT_EQ(held.warm_start, std::vector<std::string>{"pressure_change_1"});
+  ASSERT_EQ(held.warm_start, std::vector<std::string>{"pressure_before_1"});
   EXPECT_EQ(count_scalar_mismatches(asked, s.shape, s.decomp), 0);
 
-  const auto untouched = make_scalars({"pressure_change_1"}, s.shape);
+  const auto untouched = make_scalars({"pressure_before_1"}, s.shape);
   const auto without = checkpointer.load("latest", restored, {}, untouched);
   EXPECT_EQ(without.step, 8);
   EXPECT_TRUE(without.warm_start.empty());

@@ -212,21 +212,48 @@ def check_signal(work):
 
 
 def check_diverged(work):
-    """A fixed step far above the stability limit: a clear message, exit 3, the last good state on disk."""
-    run = work / "diverged"
-    result = eddy(SMALL + ["--set", f"output.directory={run}", "--set", "time.dt=0.5"],
-                  ranks=2)
-    show(result)
-    check(result.returncode == 3, f"diverged run exit {result.returncode} (expected 3)")
-    message = terminal(result)
-    check("eddy: error: the run" in message and "at step" in message, "divergence message names no step")
-    check(any(q in message for q in ("Courant number", "non-finite u", "non-finite v", "non-finite p", "div u")),
-          "divergence message names no quantity")
-    check("last good state (step" in message, "no last good state named")
-    good = [p for p in (run / "checkpoints").glob("checkpoint_*.h5")]
-    check(len(good) == 1, f"last good checkpoint: {good}")
-    summary = json.loads((run / "summary.json").read_text())
-    check(summary["stop_reason"] == "diverged", f"stop_reason {summary['stop_reason']}")
+    """A fixed step far above the stability limit: a clear message, exit 3, the last good state on disk, holding
+    exactly the state a run stopped at that step writes (2D cavity; 3D Taylor-Green, whose w is kept too)."""
+    cavity = SMALL + ["--set", "time.dt=0.2"]
+    vortex = [str(HERE.parent.parent / "inputs" / "taylor_green3d_re1600.yaml"), "--set", "domain.cells=[16,16,16]",
+              "--set", "time.dt=1.0", "--set", "output.interval_steps=0", "--set", "output.log_interval=5"]
+    for name, args in (("diverged", cavity), ("diverged3d", vortex)):
+        run = work / name
+        result = eddy(args + ["--set", f"output.directory={run}"], ranks=2)
+        show(result)
+        check(result.returncode == 3, f"{name}: diverged run exit {result.returncode} (expected 3)")
+        message = terminal(result)
+        check("eddy: error: the run" in message and "at step" in message, f"{name}: message names no step")
+        check(any(q in message for q in ("Courant number", "non-finite u", "non-finite v", "non-finite w",
+                                         "non-finite p", "div u")), f"{name}: message names no quantity")
+        check("last good state (step" in message, f"{name}: no last good state named")
+        good = sorted((run / "checkpoints").glob("checkpoint_*.h5"))
+        check(len(good) == 1, f"{name}: last good checkpoint: {good}")
+        summary = json.loads((run / "summary.json").read_text())
+        check(summary["stop_reason"] == "diverged", f"{name}: stop_reason {summary['stop_reason']}")
+        if len(good) == 1:
+            check_last_good_state(work / (name + "_stopped"), args, good[0])
+
+
+def check_last_good_state(run, args, good):
+    """The last good checkpoint of step N equals, value for value, the final checkpoint of the same run stopped after
+    N steps (the step after N started from that state)."""
+    import h5py
+    import numpy as np
+    step = int(good.stem.split("_")[1])
+    if step == 0:
+        check(False, f"{good}: diverged in the first step; no stopped run to compare with")
+        return
+    result = eddy(args + ["--set", f"output.directory={run}", "--set", f"time.max_steps={step}"], ranks=2)
+    check(result.returncode == 0, f"run stopped at step {step}: exit {result.returncode}")
+    stopped = run / "checkpoints" / good.name
+    check(stopped.is_file(), f"no {stopped}")
+    if not stopped.is_file():
+        return
+    with h5py.File(good, "r") as a, h5py.File(stopped, "r") as b:
+        for field in ("u", "v", "w", "p"):
+            same = np.array_equal(a[field][...], b[field][...])
+            check(same, f"{good}: {field} differs from the state of the run stopped at step {step}")
 
 
 def check_truncated(work):
