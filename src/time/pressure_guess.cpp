@@ -28,14 +28,14 @@ PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages) {
   for (int n = 0; n < stages; ++n) kept_.push_back(fields::make_field("pressure_guess::kept", shape));
 }
 
-void PressureGuess::before_solve(Field& p) {
+void PressureGuess::before_solve(Field& p, int stage) {
   if (kept_.empty()) return;
   require(p.span_is_contiguous(), "PressureGuess: the pressure field must be contiguous");
   Field& oldest = kept_.front();
   require(oldest.span() == p.span() && oldest.layout() == p.layout(),
           "PressureGuess: the pressure field has another shape");
   const int stages = static_cast<int>(kept_.size());
-  if (solved_ && known_ == stages) {
+  if (stage > 0 && solved_ && known_ == stages) {
     // q_{m-S} + (q_m - q_{m-S}) + (q_{m+1-S} - q_{m-S}), read and written point by point in place of q_{m-S}.
     const Real* last = p.data();
     const Real* stage_before = kept_[1].data();

@@ -267,7 +267,7 @@ struct Simulation::Impl {
       // The stages use only the pressure's gradient: its mean is fixed once, after the last stage (every stage with
       // bodies, whose incremental pressure adds up over the stages).
       const bool last_stage = s + 1 == stages.count;
-      if (!physics.has_bodies()) pressure_guess.before_solve(state.p);
+      if (!physics.has_bodies()) pressure_guess.before_solve(state.p, s);
       const solver::PoissonStats stats = project(dt * stage.alpha(), last_stage || physics.has_bodies(), rhs_built);
       if (!physics.has_bodies()) pressure_guess.after_solve();
       if (physics.has_bodies()) {

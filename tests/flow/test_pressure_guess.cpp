@@ -1,7 +1,7 @@
 // The initial guesses of the Runge-Kutta stages' pressure solves (time/pressure_guess.hpp): where each stage's pressure
-// changes linearly from step to step, stage k >= 1 starts from its exact pressure from the second step on and stage 0
-// (whose previous stage is the last stage of the step before) from the third; the steps before, and a one-stage
-// scheme, start from the pressure as they find it.
+// changes linearly from step to step, stage k >= 1 starts from its exact pressure from the second step on; the first
+// step, stage 0, and a one-stage scheme start from the pressure as they find it, and a guess restored from what a
+// checkpoint holds goes on with the same guesses.
 #include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
 #include "time/pressure_guess.hpp"
@@ -51,8 +51,8 @@ TEST(PressureGuess, StagesStartFromTheirExactPressureWhenItChangesLinearlyFromSt
     for (int stage = 0; stage < 3; ++stage) {
       SCOPED_TRACE("step " + std::to_string(step) + " stage " + std::to_string(stage));
       Kokkos::deep_copy(found, p);
-      guess.before_solve(p);
-      if (step == 0 || (stage == 0 && step == 1)) {
+      guess.before_solve(p, stage);
+      if (step == 0 || stage == 0) {
         EXPECT_EQ(eddy::testing::max_view_difference(p, found), 0);  // the pressure as the stage found it
       } else {
         fill_pressure(expected, step, stage);
@@ -73,7 +73,7 @@ TEST(PressureGuess, AOneStageSchemeStartsFromThePressureAsFound) {
   for (int step = 0; step < 3; ++step) {
     fill_pressure(p, step, 0);
     Kokkos::deep_copy(found, p);
-    guess.before_solve(p);
+    guess.before_solve(p, 0);
     EXPECT_EQ(eddy::testing::max_view_difference(p, found), 0);
     guess.after_solve();
   }
@@ -84,7 +84,7 @@ TEST(PressureGuess, ARestoredGuessContinuesWithTheSameGuesses) {
   eddy::time::PressureGuess running(shape, 3), restarted(shape, 3);
   Field p = eddy::fields::make_field("p", shape), q = eddy::fields::make_field("q", shape);
   const auto solve = [&](eddy::time::PressureGuess& guess, Field& pressure, int step, int stage) {
-    guess.before_solve(pressure);
+    guess.before_solve(pressure, stage);
     fill_pressure(pressure, step, stage);
     guess.after_solve();
   };
@@ -107,12 +107,14 @@ TEST(PressureGuess, ARestoredGuessContinuesWithTheSameGuesses) {
   Kokkos::deep_copy(q, p);
   for (int stage = 0; stage < 3; ++stage) {
     SCOPED_TRACE("stage " + std::to_string(stage));
-    running.before_solve(p);
-    restarted.before_solve(q);
+    running.before_solve(p, stage);
+    restarted.before_solve(q, stage);
     EXPECT_EQ(eddy::testing::max_view_difference(p, q), 0);
-    Field expected = eddy::fields::make_field("expected", shape);
-    fill_pressure(expected, 2, stage);
-    EXPECT_LE(eddy::testing::max_view_difference(q, expected), 1e-13);
+    if (stage > 0) {
+      Field expected = eddy::fields::make_field("expected", shape);
+      fill_pressure(expected, 2, stage);
+      EXPECT_LE(eddy::testing::max_view_difference(q, expected), 1e-13);
+    }
     fill_pressure(p, 2, stage);
     fill_pressure(q, 2, stage);
     running.after_solve();
