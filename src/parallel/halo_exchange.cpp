@@ -3,7 +3,6 @@
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
 #include "parallel/nccl_check.hpp"
-#include "parallel/periodic_wrap.hpp"
 #include "parallel/reducer.hpp"
 
 #include <algorithm>
@@ -209,7 +208,6 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
   check_fields();
   segments_ = plan_halo(decomp_, shape_, width_);
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
-  wrap_axes_ = local_wrap_axes(segments_);
   comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();
   transport_ = choose_transport(backend);
   if (transport_ == Transport::nccl) {
@@ -289,11 +287,6 @@ void HaloExchange::exchange() {
 void HaloExchange::begin() {
   ProfileRegion region("halo::begin");
   require(!in_flight_, "halo exchange: begin() called twice without finish()");
-  if (remote_count_ == 0 && !segments_.empty()) {
-    wrap_periodic_axes(fields_, shape_, width_, wrap_axes_);
-    in_flight_ = true;
-    return;
-  }
   const bool peer = transport_ == Transport::peer && remote_count_ > 0;
   if (peer) links_->wait_until_consumed();
   std::vector<Real*> base(segments_.size(), nullptr);

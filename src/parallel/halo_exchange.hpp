@@ -4,8 +4,7 @@
 // posts every message; finish() waits and unpacks with one kernel. Transports: MPI (CPUs), NCCL send/receive (GPUs),
 // and on GPUs of one node direct writes into the neighbour's receive buffer (parallel/peer_links.hpp), chosen
 // automatically where every neighbour is in reach. Between the two, kernels may update cells that
-// read no ghost filled by another rank (grid/overlap_ranges.hpp names them). A rank alone along every axis it
-// exchanges copies its ghosts with one pass per periodic axis instead (parallel/periodic_wrap.hpp).
+// read no ghost filled by another rank (grid/overlap_ranges.hpp names them).
 //
 // Ghosts beyond a physical boundary, including edges and corners that lie outside the global domain, are left as
 // they are: physical boundary conditions fill them, after the exchange, over the full extent of the other axes.
@@ -15,7 +14,6 @@
 #include "parallel/halo_plan.hpp"
 #include "parallel/peer_links.hpp"
 
-#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,9 +71,8 @@ class HaloExchange {
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::vector<HaloSegment> segments_;  // remote first, then local
   int remote_count_ = 0;
-  std::array<bool, 3> wrap_axes_{};  // with every segment local: the axes they wrap, filled by one pass each
-  std::vector<long long> offset_;    // start of each remote segment in the buffers (all fields)
-  Buffer send_, recv_;               // [remote segment][field][point]
+  std::vector<long long> offset_;  // start of each remote segment in the buffers (all fields)
+  Buffer send_, recv_;             // [remote segment][field][point]
   Kokkos::View<Real*, Kokkos::HostSpace> send_host_, recv_host_;
   bool staged_ = false;  // MPI with device memory the host cannot reach: copy through the host
   std::vector<MPI_Request> requests_;
