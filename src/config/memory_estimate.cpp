@@ -7,6 +7,8 @@ namespace eddy::config {
 // Fields counted, each of (n + 2 * ghost) points per axis (z too: 2D fields have ghosts in z), rows padded to whole
 // cache lines (core/row_padding.hpp), 8 bytes per Real:
 //   flow state               u, v, w, p, and the last good copy kept for a divergence      8 fields
+//                            (its pressure kept by the stage pressure guesses where they   (7 with them)
+//                            run)
 //   time integration         the next stage's velocity and the kept tendency (with         6 fields
 //                            buoyancy: this stage's and the previous stage's tendency)
 //   stage pressure guesses   RK3 without bodies: the pressures of the three solves         3 fields
@@ -50,8 +52,9 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
       poisson_fields = 2.0;
       break;
   }
-  const double state_fields = 4.0, last_good_fields = 4.0, time_fields = 6.0;
-  const double guess_fields = deck.time.scheme == TimeScheme::rk3 && deck.bodies.empty() ? 3.0 : 0.0;
+  const bool guesses = deck.time.scheme == TimeScheme::rk3 && deck.bodies.empty();
+  const double state_fields = 4.0, last_good_fields = guesses ? 3.0 : 4.0, time_fields = 6.0;
+  const double guess_fields = guesses ? 3.0 : 0.0;
   const double physics_fields = 4.0 * static_cast<double>(deck.scalars.size()) + (deck.bodies.empty() ? 0.0 : 1.0);
 
   double halo_points = 0;

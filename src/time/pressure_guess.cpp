@@ -49,6 +49,7 @@ void PressureGuess::before_solve(Field& p, int stage) {
   known_ = solved_ ? std::min(known_ + 1, stages) : 0;
   solved_ = false;
   std::swap(p, oldest);  // p names the guess, the oldest kept buffer the last pressure
+  if (stage == 0) step_start_ = oldest;
   std::rotate(kept_.begin(), kept_.begin() + 1, kept_.end());
 }
 

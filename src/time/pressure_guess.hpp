@@ -14,7 +14,8 @@
 // 512^3 Taylor-Green step at a Courant number of 0.25 from 1.4 to 2.0 V-cycles on an H200 (the change it adds is
 // O(dt) and no larger than the solves' own errors there), though 128^3 from 3.0 to 2.3. The first step and the next
 // stage start from a copy too. Checkpoints hold the S pressures before the last, so a restart continues with the
-// same guesses.
+// same guesses. The pressure a step starts from is the newest kept one after its first solve and the oldest after its
+// last, so it also serves as the last good state's pressure, without a copy of its own.
 #include "core/types.hpp"
 #include "fields/field.hpp"
 
@@ -39,11 +40,16 @@ class PressureGuess {
   std::vector<fields::NamedField> all_fields() const;
   /// Marks the kept pressures of `names` known (read from a checkpoint, whose pressure a solve returned).
   void restore(const std::vector<std::string>& names);
+  /// Whether the pressure a step started from stays among the kept ones until the next step's first solve.
+  bool keeps_step_start() const { return !kept_.empty(); }
+  /// The pressure the current step started from (after its first before_solve; empty before, or without guesses).
+  Field step_start() const { return step_start_; }
 
  private:
   std::vector<Field> kept_;  // the pressures of the solves before the last, oldest first
   int known_ = 0;            // how many of the newest in kept_ hold a solve's pressure
   bool solved_ = false;      // the pressure field holds a solve's result
+  Field step_start_;         // the kept buffer that holds the pressure the current step started from
 };
 
 }  // namespace eddy::time

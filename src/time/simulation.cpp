@@ -72,6 +72,7 @@ struct Simulation::Impl {
         stages(stage_table(deck_in.time.scheme)),
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
+    if (pressure_guess.keeps_step_start()) last_good.p = Field();  // the guesses keep it
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
     for (const auto& scalar : physics.scalar_fields()) {
       last_good_scalars.push_back({scalar.name, fields::make_field(scalar.name + "_last_good", shape)});
@@ -178,7 +179,7 @@ struct Simulation::Impl {
         checkpoints.load(options.restart, state, physics.scalar_fields(), pressure_guess.all_fields());
     pressure_guess.restore(meta.warm_start);
     physics.restore_scalar_ghosts();
-    copy_state(state, last_good);
+    copy_velocity(state, last_good);
     fill_velocity_ghosts(true, 0);
     copy_owned_velocity(last_good, state);
     fill_velocity_ghosts(false, 0);
@@ -191,18 +192,26 @@ struct Simulation::Impl {
   }
 
   // Keeps the state before a step, written as the last good state if the step diverges. The fused stages hand over
-  // the velocity's buffers after the first stage (MomentumStage::hand_over_start_velocity), so only the pressure (and
-  // in 2D the unused w) is copied here; with the stored tendency the update runs in place and the whole state is.
+  // the velocity's buffers after the first stage (MomentumStage::hand_over_start_velocity), so only the unused w of
+  // 2D is copied here; with the stored tendency the update runs in place and the velocity is copied. The pressure
+  // guesses keep the step's starting pressure among their own buffers; without them it is copied.
   void keep_last_good() {
-    if (momentum.fused()) {
-      Kokkos::deep_copy(ExecSpace(), last_good.p, state.p);
-      if (!grid.three_d) Kokkos::deep_copy(ExecSpace(), last_good.w, state.w);
-    } else {
-      copy_state(state, last_good);
+    if (!momentum.fused()) {
+      copy_velocity(state, last_good);
+    } else if (!grid.three_d) {
+      Kokkos::deep_copy(ExecSpace(), last_good.w, state.w);
     }
+    if (!pressure_guess.keeps_step_start()) Kokkos::deep_copy(ExecSpace(), last_good.p, state.p);
     const auto scalars = physics.scalar_fields();
     for (std::size_t n = 0; n < scalars.size(); ++n) Kokkos::deep_copy(last_good_scalars[n].field, scalars[n].field);
     last_good_step = {step_count, sim_time, previous_dt};
+  }
+
+  // The state before the current step, as keep_last_good() and the step's first stage and solve left it.
+  fields::FlowState last_good_state() const {
+    fields::FlowState good = last_good;
+    if (pressure_guess.keeps_step_start()) good.p = pressure_guess.step_start();
+    return good;
   }
 
   // Combines the rank diagnostics: one sum (kinetic energy) and one max (divergence, velocity rate).
@@ -412,7 +421,7 @@ int Simulation::run() {
   } catch (const Diverged& diverged) {
     const auto& good = s.last_good_step;
     s.timed_output(
-        [&] { outputs.write_checkpoint(s.last_good, s.last_good_scalars, {}, good.time, good.step, good.dt); });
+        [&] { outputs.write_checkpoint(s.last_good_state(), s.last_good_scalars, {}, good.time, good.step, good.dt); });
     progress.end_line();
     if (s.context.rank() == 0) {
       std::fprintf(stderr, "eddy: error: %s\nthe last good state (step %lld, t = %.6g) is in %s\n", diverged.what(),

@@ -4,11 +4,10 @@
 
 namespace eddy::time {
 
-void copy_state(const fields::FlowState& from, const fields::FlowState& to) {
-  Kokkos::deep_copy(to.u, from.u);
-  Kokkos::deep_copy(to.v, from.v);
-  Kokkos::deep_copy(to.w, from.w);
-  Kokkos::deep_copy(to.p, from.p);
+void copy_velocity(const fields::FlowState& from, const fields::FlowState& to) {
+  Kokkos::deep_copy(ExecSpace(), to.u, from.u);
+  Kokkos::deep_copy(ExecSpace(), to.v, from.v);
+  Kokkos::deep_copy(ExecSpace(), to.w, from.w);
 }
 
 void copy_owned_velocity(const fields::FlowState& from, const fields::FlowState& to) {

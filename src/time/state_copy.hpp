@@ -4,8 +4,8 @@
 
 namespace eddy::time {
 
-/// Copies u, v, w and p of `from` into `to` (same shape), ghosts included.
-void copy_state(const fields::FlowState& from, const fields::FlowState& to);
+/// Copies u, v and w of `from` into `to` (same shape), ghosts included.
+void copy_velocity(const fields::FlowState& from, const fields::FlowState& to);
 
 /// Copies the owned values of u, v and w of `from` into `to` (same shape); ghosts and low boundary faces stay.
 void copy_owned_velocity(const fields::FlowState& from, const fields::FlowState& to);
