@@ -36,7 +36,7 @@ void PressureGuess::before_solve(Field& p, int stage) {
           "PressureGuess: the pressure field has another shape");
   const int stages = static_cast<int>(kept_.size());
   if (stage > 0 && solved_ && known_ == stages) {
-    // q_{m-S} + (q_m - q_{m-S}) + (q_{m+1-S} - q_{m-S}), read and written point by point in place of q_{m-S}.
+    // q_m + (q_{m+1-S} - q_{m-S}), written point by point over q_{m-S} once it is read.
     const Real* last = p.data();
     const Real* stage_before = kept_[1].data();
     Real* guess = oldest.data();
