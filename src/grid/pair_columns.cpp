@@ -18,7 +18,20 @@ bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Fiel
   return true;
 }
 
-PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi) {
+long long resident_threads() {
+  static const long long resident = ExecSpace().concurrency();
+  return resident;
+}
+
+int column_planes(int pairs, int rows, int planes, long long resident) {
+  const long long per_plane = static_cast<long long>((pairs + kPairTile - 1) / kPairTile) * kPairTile *
+                              ((rows + kPairRows - 1) / kPairRows) * kPairRows;
+  int chunk = kPairPlanes;
+  while (chunk > 2 && per_plane * ((planes + chunk - 1) / chunk) < resident) chunk /= 2;
+  return chunk;
+}
+
+PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long resident) {
   PairTiling t;
   if (hi[0] <= lo[0] || hi[1] <= lo[1] || hi[2] <= lo[2]) return t;
   t.lo_pair = lo[0] / 2;
@@ -26,7 +39,8 @@ PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi) {
   t.x0 = lo[0], t.x1 = hi[0], t.y0 = lo[1], t.y1 = hi[1], t.z0 = lo[2], t.z1 = hi[2];
   t.tiles_x = (t.hi_pair - t.lo_pair + kPairTile) / kPairTile;
   t.tiles_y = (hi[1] - lo[1] + kPairRows - 1) / kPairRows;
-  const int chunks = (hi[2] - lo[2] + kPairPlanes - 1) / kPairPlanes;
+  t.planes = column_planes(t.hi_pair - t.lo_pair + 1, hi[1] - lo[1], hi[2] - lo[2], resident);
+  const int chunks = (hi[2] - lo[2] + t.planes - 1) / t.planes;
   const long long threads = static_cast<long long>(t.tiles_x) * t.tiles_y * chunks * kPairTile * kPairRows;
   require(threads < std::numeric_limits<int>::max(),
           label + ": " + std::to_string(threads) + " threads are beyond 2^31: use more ranks");

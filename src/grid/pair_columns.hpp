@@ -17,6 +17,14 @@ namespace eddy::grid {
 
 constexpr int kPairTile = 32, kPairRows = 8, kPairPlanes = 8;
 
+/// The threads the device holds resident (ExecSpace().concurrency()).
+long long resident_threads();
+
+/// Planes per thread of a pair loop over `pairs` x `rows` x `planes`: kPairPlanes, halved down to 2 while the loop
+/// would start fewer threads than `resident` (small multigrid levels: columns of eight planes left most of an H200
+/// idle, each thread marching them one after the other). Always even.
+int column_planes(int pairs, int rows, int planes, long long resident = resident_threads());
+
 /// One thread's work: cells (i, i + 1) of row j (i even) for planes [k0, k1), and which of the two lie in the box.
 struct PairColumn {
   int i = 0, j = 0, k0 = 0, k1 = 0;
@@ -69,6 +77,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_pair_evict_first(Real* f, int p, const Re
 /// How the threads of a pair loop map onto the columns of a box [lo, hi) of view indices.
 struct PairTiling {
   int lo_pair = 0, hi_pair = -1, x0 = 0, x1 = 0, y0 = 0, y1 = 0, z0 = 0, z1 = 0, tiles_x = 0, tiles_y = 0;
+  int planes = kPairPlanes;  // per thread (column_planes)
   int threads = 0;
 
   /// Thread t's column; false for a thread beyond the box.
@@ -79,16 +88,17 @@ struct PairTiling {
     c.j = y0 + (rest % tiles_y) * kPairRows + lane / kPairTile;
     if (pair > hi_pair || c.j >= y1) return false;
     c.i = 2 * pair;
-    c.k0 = z0 + (rest / tiles_y) * kPairPlanes;
-    c.k1 = c.k0 + kPairPlanes < z1 ? c.k0 + kPairPlanes : z1;
+    c.k0 = z0 + (rest / tiles_y) * planes;
+    c.k1 = c.k0 + planes < z1 ? c.k0 + planes : z1;
     c.first_in = c.i >= x0 && c.i < x1;
     c.second_in = c.i + 1 >= x0 && c.i + 1 < x1;
     return true;
   }
 };
 
-/// The tiling of [lo, hi) (no threads for an empty box); throws when it needs 2^31 threads or more.
-PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi);
+/// The tiling of [lo, hi) (no threads for an empty box), columns of column_planes(..., resident) planes; throws when it
+/// needs 2^31 threads or more.
+PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long resident = resident_threads());
 
 /// The 1D policy of a pair loop: one tile of kPairTile x kPairRows threads per block, at least MinBlocks blocks
 /// resident per multiprocessor (0: as many as the registers allow).
@@ -96,8 +106,8 @@ template <int MinBlocks>
 using PairPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight,
                                        Kokkos::LaunchBounds<kPairTile * kPairRows, MinBlocks>>;
 
-/// Runs march(PairColumn) over the box [lo, hi) of view indices, a column of up to kPairPlanes planes per thread, with
-/// at least MinBlocks blocks resident per multiprocessor. The caller checks fits_cell_pairs for its fields.
+/// Runs march(PairColumn) over the box [lo, hi) of view indices, a column of up to column_planes planes per thread,
+/// with at least MinBlocks blocks resident per multiprocessor. The caller checks fits_cell_pairs for its fields.
 template <int MinBlocks = 0, class March>
 void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& march) {
   const PairTiling tiling = pair_tiling(label, lo, hi);

@@ -71,7 +71,7 @@ void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonL
 bool fits_restriction_columns(const PoissonLevel& fine, const Int3& factor, std::initializer_list<Field> fields);
 /// fits_restriction_columns on GPU builds, where the column form is the faster one; false on CPUs.
 bool use_restriction_columns(const PoissonLevel& fine, const Int3& factor, std::initializer_list<Field> fields);
-/// restrict_residual by two along every axis, one thread per coarse column of up to grid::kPairPlanes cells marching
+/// restrict_residual by two along every axis, one thread per coarse column of up to grid::column_planes cells marching
 /// up z with the fine planes its children share in registers; with `partials` allocated also each column's
 /// ResidualSums share, restriction_column_count(coarse) of them (the first pass of restrict_residual_with_sums). Any
 /// backend; requires fits_restriction_columns.

@@ -57,7 +57,6 @@ void prolong_add_by_parent_pairs(Field x, Field coarse_x, const PoissonLevel& fi
 
 void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
                             const Int3& factor) {
-  static_assert(grid::kPairPlanes % 2 == 0, "columns take fine planes two at a time");
   require(factor[0] == 2 && factor[2] == 2 && fine.decomp.global.dim == 3 && fine.shape.cells[2] % 2 == 0 &&
               fine.shape.ghost % 2 == 1 && grid::fits_cell_pairs(fine.shape, {x}),
           "prolong_add_by_columns: needs a 3D level coarsened by two along x and z, with an odd ghost width and rows "
@@ -83,7 +82,7 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
           const Real high = ay.parent_weight * at[parent_row + 1] + ay.partner_weight * at[partner_row + 1];
           return RealPair{parent_share * low + partner_share * high, parent_share * high + partner_share * low};
         };
-        // A column starts on an even local plane and holds an even number of planes (n[2] and kPairPlanes are
+        // A column starts on an even local plane and holds an even number of planes (n[2] and column_planes are
         // even), so it takes them two at a time: both lie in coarse plane q, the even one leaning on q - 1, the odd
         // one on q + 1. Each coarse plane is interpolated in x and y once per column, and the next two fine planes
         // are loaded before these are stored (evict-first: grid/pair_columns.hpp has the measurement).
