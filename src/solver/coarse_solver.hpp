@@ -13,6 +13,9 @@
 
 namespace eddy::solver {
 
+/// The dense inverse of a bottom level held by one rank, in device memory, row-major.
+using DeviceInverse = Kokkos::View<Real**, Kokkos::LayoutRight, MemSpace>;
+
 class DenseCoarseSolver {
  public:
   /// Largest level (cells over all ranks) solved densely; the inverse of 512 unknowns takes 2 MB.
@@ -37,7 +40,7 @@ class DenseCoarseSolver {
   std::vector<Real> inverse_;                // N x N, row-major
   std::vector<Real> local_, gathered_, global_b_;
   Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace> host_x_, host_b_;
-  Kokkos::View<Real**, Kokkos::LayoutLeft, MemSpace> device_inverse_;  // one rank: the inverse on the device
+  DeviceInverse device_inverse_;  // one rank: the inverse on the device
 };
 
 }  // namespace eddy::solver

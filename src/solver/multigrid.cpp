@@ -25,12 +25,19 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   if (symmetric_) config_.post_smooth = config_.pre_smooth;
   const bool polynomial = config.smoother != config::SmootherType::red_black_gauss_seidel;
   const bool chebyshev = config.smoother == config::SmootherType::chebyshev;
+  int ranks = 1;
+  parallel::check_mpi(MPI_Comm_size(context.comm(), &ranks), "MPI_Comm_size(multigrid)");
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  const long long bottom_cells = ranks == 1 ? device_bottom_cells : dense_bottom_cells;
+#else
+  const long long bottom_cells = dense_bottom_cells;
+#endif
   PoissonLevel geometry = top;
   while (true) {
     Level level;
     level.geometry = geometry;
     level.ghosts = std::make_unique<GhostFiller>(context, geometry, halo_backend, true);
-    level.factor = geometry.global_cells() <= dense_bottom_cells && DenseCoarseSolver::fits(geometry)
+    level.factor = geometry.global_cells() <= bottom_cells && DenseCoarseSolver::fits(geometry)
                        ? Int3{1, 1, 1}
                        : coarsening_factor(geometry);
     const bool top_level = levels_.empty();
@@ -62,8 +69,6 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
     bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_backend, false);
   }
   // One rank and a device bottom solve: the cycle is kernels only. Every rank of the top level decides the same way.
-  int ranks = 1;
-  parallel::check_mpi(MPI_Comm_size(context.comm(), &ranks), "MPI_Comm_size(multigrid)");
   const bool device_only = ranks == 1 && dense_bottom_ && dense_bottom_->on_device();
   graph_ = std::make_unique<LaunchGraph>(launch == CycleLaunch::automatic && device_only);
 }
