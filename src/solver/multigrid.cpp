@@ -49,6 +49,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
     const bool fuse_here = sweeps == SweepForm::fused ? fused_sweep_fits(geometry)
                                                       : sweeps == SweepForm::automatic && fused_sweep_pays_on(geometry);
     if (!polynomial && fuse_here) level.twin = fields::make_field("mg::twin", geometry.shape);
+    level.passes_read_no_ghosts = !polynomial && !level.twin.is_allocated() && colour_passes_read_no_ghosts(geometry);
     if (chebyshev) {
       level.d = fields::make_field("mg::d", geometry.shape);
       const auto w = geometry.weights();
@@ -132,7 +133,7 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool rest
   prolong_add(current, coarse.x, fine.geometry, coarse.geometry, fine.factor);
   if (config_.smoother != config::SmootherType::red_black_gauss_seidel || config_.post_smooth == 0) {
     fine.ghosts->fill(current);
-  } else {
+  } else if (!fine.passes_read_no_ghosts) {
     fine.ghosts->exchange(current);
   }
   smooth(l, x, current, b, true, true);
@@ -176,7 +177,7 @@ Field Multigrid::smooth(int l, Field x, Field from, Field b, bool after_correcti
       red_black_sweep(current, b, level.geometry, c == 0 ? first : 1 - first, config_.relaxation);
       if (last && c == 1) {
         level.ghosts->fill(current);
-      } else {
+      } else if (!level.passes_read_no_ghosts) {
         level.ghosts->exchange(current);
       }
     }

@@ -72,10 +72,11 @@ class Multigrid : public Preconditioner {
   struct Level {
     PoissonLevel geometry;
     std::unique_ptr<GhostFiller> ghosts;
-    Field x, b, r;         // solution/correction, right-hand side, residual (Jacobi/Chebyshev); empty on top
-    Field d;               // the last Chebyshev step
-    Field twin;            // red-black Gauss-Seidel: where a fused sweep writes, every other sweep
-    Int3 factor{1, 1, 1};  // coarsening to the next level
+    Field x, b, r;  // solution/correction, right-hand side, residual (Jacobi/Chebyshev); empty on top
+    Field d;        // the last Chebyshev step
+    Field twin;     // red-black Gauss-Seidel: where a fused sweep writes, every other sweep
+    bool passes_read_no_ghosts = false;  // red-black colour passes only, reading no ghost: no exchange between them
+    Int3 factor{1, 1, 1};                // coarsening to the next level
     std::vector<ChebyshevSweep> pre_sweeps, post_sweeps;
   };
   void visit(int l, Field x, Field b, config::CycleType type, bool restricted = false);

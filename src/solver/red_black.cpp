@@ -15,6 +15,9 @@ struct ColourStencil {
   Kokkos::Array<Real, 6> fold;    // per face: +1 neumann, -1 dirichlet where this block ends on it, else 0
   Kokkos::Array<bool, 6> shared;  // per face: its ghosts come from a neighbour rank or a periodic wrap
   Kokkos::Array<bool, 6> seam;    // per face: a periodic wrap over an odd cell count (ghosts have the cell's colour)
+  // Per face: the step along its axis from a cell on it to the neighbour through it: -1 or +1 (the ghost), or across
+  // the block where the colour passes read the owned cell a periodic wrap onto this block mirrors (wrap_in_place).
+  Kokkos::Array<int, 6> step;
   Kokkos::Array<int, 3> n;
   int ghost = 1, offset_parity = 0;
   bool z_active = true;  // the stencil reaches along z (3D)
@@ -52,30 +55,30 @@ struct ColourStencil {
     if (li == 0 && fold[0] != 0)
       diagonal += fold[0] * w.x;
     else
-      west = at(-1, 0, 0);
+      west = at(li == 0 ? step[0] : -1, 0, 0);
     if (li == n[0] - 1 && fold[1] != 0)
       diagonal += fold[1] * w.x;
     else
-      east = at(1, 0, 0);
+      east = at(li == n[0] - 1 ? step[1] : 1, 0, 0);
     if (lj == 0 && fold[2] != 0)
       diagonal += fold[2] * w.y;
     else
-      south = at(0, -1, 0);
+      south = at(0, lj == 0 ? step[2] : -1, 0);
     if (lj == n[1] - 1 && fold[3] != 0)
       diagonal += fold[3] * w.y;
     else
-      north = at(0, 1, 0);
+      north = at(0, lj == n[1] - 1 ? step[3] : 1, 0);
     Real neighbours = w.x * (west + east) + w.y * (south + north);
     if (z_active) {
       Real below = 0, above = 0;
       if (lk == 0 && fold[4] != 0)
         diagonal += fold[4] * w.z;
       else
-        below = at(0, 0, -1);
+        below = at(0, 0, lk == 0 ? step[4] : -1);
       if (lk == n[2] - 1 && fold[5] != 0)
         diagonal += fold[5] * w.z;
       else
-        above = at(0, 0, 1);
+        above = at(0, 0, lk == n[2] - 1 ? step[5] : 1);
       neighbours += w.z * (below + above);
     }
     return relaxation * (rhs - neighbours) / diagonal + kept * old;
@@ -109,7 +112,16 @@ struct PointNeighbours {
   }
 };
 
-ColourStencil colour_stencil(const PoissonLevel& level, Real relaxation) {
+// Whether face f of the level's block is a periodic wrap onto the block itself (its axis not split between ranks)
+// over an even number of cells.
+bool wraps_onto_itself(const PoissonLevel& level, int f) {
+  const int axis = f / 2;
+  return level.decomp.wraps_onto_itself(axis) && level.decomp.global.cells[axis] % 2 == 0;
+}
+
+// The stencil of the level's sweeps; with `wrap_in_place` the faces that wrap onto the block itself read the owned
+// cells they mirror instead of their ghosts (the colour passes; not the fused sweep, whose neighbours are its own).
+ColourStencil colour_stencil(const PoissonLevel& level, Real relaxation, bool wrap_in_place = false) {
   require(relaxation > 0 && relaxation < 2, "red-black sweep: the relaxation factor must lie in (0, 2)");
   ColourStencil s;
   s.w = level.weights();
@@ -131,6 +143,8 @@ ColourStencil colour_stencil(const PoissonLevel& level, Real relaxation) {
     const auto& d = level.decomp;
     const bool at_end = f % 2 == 0 ? d.offset[axis] == 0 : d.offset[axis] + d.local_cells[axis] == d.global.cells[axis];
     s.seam[f] = s.shared[f] && d.global.periodic[axis] && at_end && d.global.cells[axis] % 2 == 1;
+    const bool across = wrap_in_place && s.shared[f] && wraps_onto_itself(level, f);
+    s.step[f] = (f % 2 == 0 ? -1 : 1) * (across ? 1 - s.n[axis] : 1);
   }
   return s;
 }
@@ -214,8 +228,17 @@ int planes_per_team(long long tiles, int nz) {
 
 }  // namespace
 
+bool colour_passes_read_no_ghosts(const PoissonLevel& level) {
+  for (int f = 0; f < 6; ++f) {
+    const bool physical = level.decomp.on_boundary(f / 2, f % 2);
+    const bool shared = !physical && (f < 4 || level.decomp.global.dim == 3);
+    if (shared && !wraps_onto_itself(level, f)) return false;
+  }
+  return true;
+}
+
 void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour, Real relaxation) {
-  const ColourStencil s = colour_stencil(level, relaxation);
+  const ColourStencil s = colour_stencil(level, relaxation, true);
   const int g = s.ghost, parity = (colour + s.offset_parity) & 1;
   const char* label = colour == 0 ? "poisson::rbgs_red" : "poisson::rbgs_black";
   const Strides st = strides_of(x, {b});

@@ -20,7 +20,13 @@
 namespace eddy::solver {
 
 /// One update with relaxation factor omega in (0, 2), in place, of the cells of one colour ((i + j + k) % 2 == colour).
+/// Where a periodic axis of an even number of cells is not split between ranks, the cells on its faces read the owned
+/// cells their ghosts mirror: the results are those of valid ghosts, whether or not they are.
 void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour, Real relaxation);
+
+/// True when red_black_sweep reads no ghost of `level` (every face is physical or wraps onto the block itself over an
+/// even number of cells): no exchange is needed between its colours.
+bool colour_passes_read_no_ghosts(const PoissonLevel& level);
 
 /// True where the fused sweep is the faster form: on GPUs (H200, 512^3: 1.55 ms against 2.06 ms for the two colour
 /// passes); on CPUs its team loops cost more than the passes (`eddy bench stencil`).

@@ -120,6 +120,17 @@ void expect_cycles_agree(const eddy::testing::PressureFaces& faces, const std::a
   EXPECT_EQ(replay_difference, 0);
 }
 
+// to = the owned values of `from`, NaN on every other point.
+void copy_owned_ghosts_nan(Field from, Field to, const eddy::fields::LocalShape& shape) {
+  Kokkos::deep_copy(to, std::nan(""));
+  const int g = shape.ghost;
+  Kokkos::parallel_for(
+      "test::copy_owned",
+      Kokkos::MDRangePolicy<eddy::ExecSpace, Kokkos::Rank<3>>(
+          {g, g, g}, {g + shape.cells[0], g + shape.cells[1], g + shape.cells[2]}),
+      KOKKOS_LAMBDA(int i, int j, int k) { to(i, j, k) = from(i, j, k); });
+}
+
 // start + factor (changed - start), point by point (ghosts included).
 Field scaled_change(Field start, Field changed, Real factor) {
   Field result("scaled_change", start.layout());
@@ -163,6 +174,46 @@ TEST(RedBlack, MultigridCyclesAgreeForBothSweepFormsAndLaunches) {
     for (const auto& smoothing : smoothings) {
       expect_cycles_agree(faces, smoothing, variants);
     }
+  }
+}
+
+// Where every face of a block is physical or a periodic wrap onto the block itself over an even number of cells, the
+// colour passes read the owned cells the ghosts mirror: two passes with the ghosts left NaN and no exchange give the
+// field of two passes with valid ghosts and the exchange between them. Odd counts and axes split between ranks read
+// their ghosts as before.
+TEST(RedBlack, ColourPassesReadNoGhostsWhereEveryAxisWrapsOntoTheBlock) {
+  using PB = PressureBoundary;
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const eddy::testing::PressureFaces mixed = {PB::periodic,  PB::periodic, PB::neumann,
+                                              PB::dirichlet, PB::periodic, PB::periodic};
+  for (const auto& [cells, faces] :
+       {std::pair{eddy::Int3{16, 12, 10}, face_sets(3)[2]}, std::pair{eddy::Int3{16, 12, 10}, mixed},
+        std::pair{eddy::Int3{16, 13, 10}, face_sets(3)[2]}}) {
+    PoissonSetup setup(MPI_COMM_WORLD, 3, cells, faces);
+    const auto& p = setup.problem;
+    const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
+    bool expected = true;  // no axis split between ranks, and every periodic axis of an even number of cells
+    for (int axis = 0; axis < 3; ++axis) {
+      expected = expected && p.decomp.dims[axis] == 1 && (!p.decomp.global.periodic[axis] || cells[axis] % 2 == 0);
+    }
+    EXPECT_EQ(eddy::solver::colour_passes_read_no_ghosts(level), expected)
+        << "cells " << cells[0] << "x" << cells[1] << "x" << cells[2] << " on " << ranks << " ranks";
+    if (!expected) continue;
+    eddy::solver::GhostFiller ghosts(*setup.context, level, eddy::config::CommBackend::automatic, true);
+    Field rhs = setup.field_from(source);
+    Field exchanged = setup.field_from(rough), owned_only = setup.field_from(rough);
+    Field alone = eddy::fields::make_field("alone", p.shape);
+    ghosts.fill(exchanged);
+    copy_owned_ghosts_nan(owned_only, alone, p.shape);
+    eddy::solver::red_black_sweep(exchanged, rhs, level, 0, 1.2);
+    ghosts.exchange(exchanged);
+    eddy::solver::red_black_sweep(exchanged, rhs, level, 1, 1.2);
+    eddy::solver::red_black_sweep(alone, rhs, level, 0, 1.2);
+    eddy::solver::red_black_sweep(alone, rhs, level, 1, 1.2);
+    const auto [difference, size] = setup.max_difference(alone, exchanged);
+    EXPECT_GT(size, 0);
+    EXPECT_EQ(difference, 0) << "faces " << static_cast<int>(faces[2]);
   }
 }
 
