@@ -1,10 +1,12 @@
-// `eddy bench step`: the full 3D time step (RK3 with a warm-started multigrid projection per stage) on a periodic
-// Taylor-Green vortex, in ns per cell per step, with the share of each phase and the device memory per cell. The
-// solver tolerance (--rtol, default 1e-4) is the one the Taylor-Green flow needs: at 64^3 it moves the dissipation rate
-// by 2e-5 of the difference between the 64^3 and 128^3 grids (tests/perf/RESULTS.md). --kernel-times adds the time
-// of each kernel, fenced and timed alone, over as many steps again.
+// `eddy bench step`: the full 3D time step (three Runge-Kutta stages, Wray's RK3 by default or the SSP RK3 with
+// --scheme ssp_rk3, with a warm-started multigrid projection per stage) on a periodic Taylor-Green vortex, in ns per
+// cell per step, with the share of each phase and the device memory per cell. The solver tolerance (--rtol, default
+// 1e-4) is the one the Taylor-Green flow needs: at 64^3 it moves the dissipation rate by 2e-5 of the difference between
+// the 64^3 and 128^3 grids (tests/perf/RESULTS.md). --kernel-times adds the time of each kernel, fenced and timed
+// alone, over as many steps again.
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
+#include "config/names.hpp"
 #include "config/print.hpp"
 #include "core/kernel_timer.hpp"
 #include "parallel/slowest_kernels.hpp"
@@ -80,6 +82,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
                          {"pre-smooth", std::to_string(config::PoissonConfig{}.pre_smooth)},
                          {"post-smooth", std::to_string(config::PoissonConfig{}.post_smooth)},
                          {"relaxation", config::format_real(config::PoissonConfig{}.relaxation)},
+                         {"scheme", config::to_string(config::TimeConfig{}.scheme)},
                          {"weak", "", true},
                          {"no-overlap", "", true},
                          {"kernel-times", "", true}},
@@ -99,6 +102,10 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   require(pressure.pre_smooth + pressure.post_smooth >= 1,
           "eddy bench step: --pre-smooth " + std::to_string(pressure.pre_smooth) + " and --post-smooth " +
               std::to_string(pressure.post_smooth) + ": their sum must be >= 1 (a V-cycle must smooth)");
+  const auto scheme = config::from_string<config::TimeScheme>(options.text("scheme"));
+  require(
+      scheme.has_value() && *scheme != config::TimeScheme::euler,
+      "eddy bench step: --scheme '" + options.text("scheme") + "' is not a three-stage scheme; allowed: rk3, ssp_rk3");
   // Weak scaling stacks one box of n^3 cells per rank along z; strong scaling keeps n^3 in total.
   const Int3 cells{n, n, weak ? n * context.size() : n};
   const std::string out_dir = "build/bench-step-" + std::to_string(context.size()) + "ranks";
@@ -107,6 +114,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   const bool time_kernels = options.given("kernel-times");
   config::Deck deck = taylor_green_deck(cells, n, warmup + (time_kernels ? 3 : 2) * steps, pressure, out_dir);
   deck.parallel.overlap = !options.given("no-overlap");  // the halo exchange finished before the divergence
+  deck.time.scheme = *scheme;
   time::Simulation sim(deck, context, time::RunOptions{"", true});
   ExecSpace().fence("bench::setup");
   const double state_bytes = device_bytes_in_use() - before;
@@ -160,10 +168,10 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
 
   if (context.rank() == 0) {
     std::printf(
-        "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, RK3, multigrid V(%d,%d) "
+        "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, %s, multigrid V(%d,%d) "
         "relaxation %g rtol %.0e, overlap %s\n",
         cells[0], cells[1], cells[2], weak ? "weak: n^3 per rank" : "strong: n^3 in total", context.size(),
-        pressure.pre_smooth, pressure.post_smooth, pressure.relaxation, pressure.rtol,
+        options.text("scheme").c_str(), pressure.pre_smooth, pressure.post_smooth, pressure.relaxation, pressure.rtol,
         context.size() == 1     ? "none (one rank)"
         : deck.parallel.overlap ? "on"
                                 : "off");

@@ -1,5 +1,6 @@
 #include "boundary/velocity_boundary.hpp"
 
+#include "core/error.hpp"
 #include "grid/index_ranges.hpp"
 
 namespace eddy::boundary {
@@ -27,9 +28,15 @@ KOKKOS_INLINE_FUNCTION Real inflow_profile(const FaceRule& rule, const ProfileGe
   return factor;
 }
 
+// How a stage moves convective outflow faces: by stage_dt of their equation, blended with the step's start.
+struct OutflowStep {
+  Real stage_dt = 0, start_weight = 0;
+  fields::FaceVector start;
+};
+
 // Fills one physical face: the normal component on its boundary face, the tangential ones in the ghost layer.
 void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::FlowState& state, int components,
-                bool set_normal, Real stage_dt, Real inv_spacing) {
+                bool set_normal, const OutflowStep& outflow, Real inv_spacing) {
   const fields::LocalShape& s = state.shape;
   const int a = rule.axis, g = s.ghost, n = s.cells[a];
   const int normal_face = rule.side == 0 ? g - 1 : g + n - 1;
@@ -41,10 +48,13 @@ void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::
   lo[a] = 0;
   hi[a] = 1;
   const Field u = state.u, v = state.v, w = state.w;
-  const Real convective_step = stage_dt * rule.convective_velocity * inv_spacing;
+  const Field start_u = outflow.start.u, start_v = outflow.start.v, start_w = outflow.start.w;
+  const Real convective_step = outflow.stage_dt * rule.convective_velocity * inv_spacing;
+  const Real blend = outflow.start_weight;
   Kokkos::parallel_for(
       "boundary::velocity_face", grid::box(lo, hi), KOKKOS_LAMBDA(int i, int j, int k) {
         const Field component[3] = {u, v, w};
+        const Field start[3] = {start_u, start_v, start_w};
         int idx[3] = {i, j, k};
         for (int c = 0; c < components; ++c) {
           const Field f = component[c];
@@ -63,6 +73,7 @@ void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::
               } else {
                 const Real current = f(idx[0], idx[1], idx[2]);
                 value = current - convective_step * (current - interior);
+                if (blend != 0) value += blend * (start[c](idx[0], idx[1], idx[2]) - current);
               }
             }
             f(idx[0], idx[1], idx[2]) = value;
@@ -107,11 +118,20 @@ VelocityBoundary::VelocityBoundary(const config::BoundaryConfig& config, const g
   }
 }
 
-void VelocityBoundary::apply(const fields::FlowState& state, Real stage_dt) const { fill(state, true, stage_dt); }
+void VelocityBoundary::apply(const fields::FlowState& state, Real stage_dt) const {
+  fill(state, true, stage_dt, 0, {});
+}
 
-void VelocityBoundary::apply_tangential(const fields::FlowState& state) const { fill(state, false, 0); }
+void VelocityBoundary::apply(const fields::FlowState& state, Real stage_dt, Real start_weight,
+                             const fields::FaceVector& start) const {
+  require(start_weight == 0 || start.u.is_allocated(), "velocity boundary: a start weight needs the start velocity");
+  fill(state, true, stage_dt, start_weight, start);
+}
 
-void VelocityBoundary::fill(const fields::FlowState& state, bool set_normal, Real stage_dt) const {
+void VelocityBoundary::apply_tangential(const fields::FlowState& state) const { fill(state, false, 0, 0, {}); }
+
+void VelocityBoundary::fill(const fields::FlowState& state, bool set_normal, Real stage_dt, Real start_weight,
+                            const fields::FaceVector& start) const {
   ProfileGeometry geo{};
   for (int a = 0; a < 3; ++a) {
     geo.cells[a] = decomp_.global.cells[a];
@@ -121,7 +141,8 @@ void VelocityBoundary::fill(const fields::FlowState& state, bool set_normal, Rea
   geo.ghost = shape_.ghost;
   const int components = decomp_.global.dim == 3 ? 3 : 2;
   for (const auto& rule : rules_) {
-    apply_face(rule, geo, state, components, set_normal, stage_dt, 1 / decomp_.global.spacing(rule.axis));
+    apply_face(rule, geo, state, components, set_normal, {stage_dt, start_weight, start},
+               1 / decomp_.global.spacing(rule.axis));
   }
 }
 

@@ -10,6 +10,7 @@
 //                with U_c the mean outflow velocity through the face; tangential ghost = interior in both cases
 // The normal boundary face of the low side is view index g - 1, of the high side the last owned face g + n - 1.
 #include "config/deck.hpp"
+#include "fields/face_vector.hpp"
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 #include "operators/gradient.hpp"
@@ -39,6 +40,9 @@ class VelocityBoundary {
 
   /// Sets boundary faces and tangential ghosts of u, v (and w in 3D); `stage_dt` advances convective outflow faces.
   void apply(const fields::FlowState& state, Real stage_dt) const;
+  /// The same inside a stage that blends in the step's start: a convective outflow face b becomes
+  /// (1 - start_weight) b + stage_dt db/dt + start_weight b_0, with b_0 read from `start`.
+  void apply(const fields::FlowState& state, Real stage_dt, Real start_weight, const fields::FaceVector& start) const;
 
   /// Sets only the tangential ghosts, keeping the normal faces (after the projection corrected the outflow faces).
   void apply_tangential(const fields::FlowState& state) const;
@@ -50,7 +54,8 @@ class VelocityBoundary {
   operators::CorrectedBoundaries corrected_boundaries() const { return corrected_; }
 
  private:
-  void fill(const fields::FlowState& state, bool set_normal, Real stage_dt) const;
+  void fill(const fields::FlowState& state, bool set_normal, Real stage_dt, Real start_weight,
+            const fields::FaceVector& start) const;
 
   grid::Decomposition decomp_;
   fields::LocalShape shape_;

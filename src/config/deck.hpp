@@ -64,7 +64,7 @@ struct InitialConfig {
   bool operator==(const InitialConfig&) const = default;
 };
 
-enum class TimeScheme { rk3, euler };
+enum class TimeScheme { rk3, ssp_rk3, euler };
 
 struct TimeConfig {
   TimeScheme scheme = TimeScheme::rk3;

@@ -10,9 +10,11 @@ namespace eddy::config {
 //                            (its pressure kept by the stage pressure guesses where they   (7 with them)
 //                            run)
 //   time integration         the next stage's velocity and the kept tendency (with         6 fields
-//                            buoyancy: this stage's and the previous stage's tendency)
-//   stage pressure guesses   RK3 without bodies: the pressures of the three solves         3 fields
-//                            before the last
+//                            buoyancy: this stage's and the previous stage's tendency);
+//                            schemes whose stages read no earlier tendency (ssp_rk3,       (3 without)
+//                            euler) keep none
+//   stage pressure guesses   three-stage schemes without bodies: the pressures of the      3 fields
+//                            three solves before the last
 //   scalars                  value, two tendencies and the last good copy                   4 per scalar
 //   bodies                   the pressure of the last stage (incremental projection)       1 field
 //   Poisson solver           multigrid: rhs and its mean-free copy on the fine level, plus correction, rhs and residual
@@ -52,8 +54,9 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
       poisson_fields = 2.0;
       break;
   }
-  const bool guesses = deck.time.scheme == TimeScheme::rk3 && deck.bodies.empty();
-  const double state_fields = 4.0, last_good_fields = guesses ? 3.0 : 4.0, time_fields = 6.0;
+  const bool guesses = deck.time.scheme != TimeScheme::euler && deck.bodies.empty();
+  const bool kept_tendency = deck.time.scheme == TimeScheme::rk3;
+  const double state_fields = 4.0, last_good_fields = guesses ? 3.0 : 4.0, time_fields = kept_tendency ? 6.0 : 3.0;
   const double guess_fields = guesses ? 3.0 : 0.0;
   const double physics_fields = 4.0 * static_cast<double>(deck.scalars.size()) + (deck.bodies.empty() ? 0.0 : 1.0);
 

@@ -36,8 +36,8 @@ const std::vector<std::pair<InitialType, std::string_view>>& enum_names<InitialT
 
 template <>
 const std::vector<std::pair<TimeScheme, std::string_view>>& enum_names<TimeScheme>() {
-  static const std::vector<std::pair<TimeScheme, std::string_view>> table{{TimeScheme::rk3, "rk3"},
-                                                                          {TimeScheme::euler, "euler"}};
+  static const std::vector<std::pair<TimeScheme, std::string_view>> table{
+      {TimeScheme::rk3, "rk3"}, {TimeScheme::ssp_rk3, "ssp_rk3"}, {TimeScheme::euler, "euler"}};
   return table;
 }
 

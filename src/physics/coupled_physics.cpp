@@ -25,8 +25,9 @@ void CoupledPhysics::add_momentum_sources(const fields::FaceVector& rhs) const {
   add_buoyancy(scalars_.field(temperature_), rhs, grid_, deck_.physics);
 }
 
-void CoupledPhysics::advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight) {
-  scalars_.advance_stage(state, current_weight, previous_weight);
+void CoupledPhysics::advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight,
+                                     Real start_weight, const std::vector<Field>& start) {
+  scalars_.advance_stage(state, current_weight, previous_weight, start_weight, start);
 }
 
 void CoupledPhysics::force_bodies(const fields::FlowState& state, Real step_dt) {

@@ -47,8 +47,9 @@ class CoupledPhysics {
   bool has_momentum_sources() const { return temperature_ >= 0; }
   /// Adds the buoyancy force to the momentum right-hand side (no-op without buoyancy).
   void add_momentum_sources(const fields::FaceVector& rhs) const;
-  /// Advances the scalars by one stage from the stage-start velocity.
-  void advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight);
+  /// Advances the scalars by one stage from the stage-start velocity (ScalarTransport::advance_stage's weights).
+  void advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight, Real start_weight,
+                       const std::vector<Field>& start);
   /// Direct forcing of the bodies on the predicted velocity; `step_dt` is the full step.
   void force_bodies(const fields::FlowState& state, Real step_dt);
   /// Appends the step's diagnostics to `record` (collective) and keeps the lift history.

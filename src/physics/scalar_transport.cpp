@@ -75,15 +75,26 @@ void ScalarTransport::compute_rhs(const fields::FlowState& state) {
   }
 }
 
-void ScalarTransport::advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight) {
+void ScalarTransport::advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight,
+                                    Real start_weight, const std::vector<Field>& start) {
   if (count() == 0) return;
+  require(start_weight == 0 || static_cast<int>(start.size()) == count(),
+          "scalar stage: a start weight needs every scalar's value at the step's start");
   compute_rhs(state);
-  const Real a = current_weight, b = previous_weight;
+  const Real a = current_weight, b = previous_weight, s = start_weight, kept = 1 - start_weight;
   for (int n = 0; n < count(); ++n) {
     const Field c = values_[n], now = rhs_current_[n], before = rhs_previous_[n];
+    if (s == 0) {
+      Kokkos::parallel_for(
+          "physics::scalar_stage_update", grid::owned_cells(grid_.shape),
+          KOKKOS_LAMBDA(int i, int j, int k) { c(i, j, k) += a * now(i, j, k) + b * before(i, j, k); });
+      continue;
+    }
+    const Field c0 = start[n];
     Kokkos::parallel_for(
-        "physics::scalar_stage_update", grid::owned_cells(grid_.shape),
-        KOKKOS_LAMBDA(int i, int j, int k) { c(i, j, k) += a * now(i, j, k) + b * before(i, j, k); });
+        "physics::scalar_stage_update", grid::owned_cells(grid_.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+          c(i, j, k) = kept * c(i, j, k) + (a * now(i, j, k) + b * before(i, j, k) + s * c0(i, j, k));
+        });
   }
   std::swap(rhs_current_, rhs_previous_);
   fill_ghosts();

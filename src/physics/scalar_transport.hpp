@@ -1,7 +1,8 @@
 #pragma once
 // Transported cell-centred scalars (temperature, dye): their fields, right-hand sides, halo and boundary conditions,
 // advanced inside the stages of the flow integrator with the same coefficients as the momentum:
-//   c* = c + dt (gamma R_k + zeta R_{k-1}),  R = -div(u c) + kappa Laplacian(c)  (u and c of the stage start).
+//   c* = c + dt (gamma R_k + zeta R_{k-1}) + beta (c_0 - c),  R = -div(u c) + kappa Laplacian(c)  (u and c of the
+//   stage start, c_0 of the step's start).
 #include "config/deck.hpp"
 #include "operators/staggered_grid.hpp"
 #include "parallel/context.hpp"
@@ -33,9 +34,11 @@ class ScalarTransport {
 
   /// Sets the initial fields and fills their ghosts.
   void initialise(const grid::Decomposition& decomp);
-  /// One stage: R_k from the current velocity and scalars, c += a R_k + b R_{k-1}, ghosts refilled; call before the
-  /// velocity of the stage is updated.
-  void advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight);
+  /// One stage: R_k from the current velocity and scalars, c = (1 - s) c + a R_k + b R_{k-1} + s c_0 with c_0 from
+  /// `start` (one field per scalar, read where s is not 0), ghosts refilled; call before the velocity of the stage is
+  /// updated.
+  void advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight, Real start_weight,
+                     const std::vector<Field>& start);
   /// Refills the ghosts: halo exchange, then the physical faces.
   void fill_ghosts();
 

@@ -14,9 +14,10 @@ namespace eddy::time {
 namespace {
 
 // Whether every field has the strides of `reference`, is contiguous along x and holds fewer than 2^31 points: then
-// one int offset per point addresses all of them.
+// one int offset per point addresses all of them. Fields left empty are not read and pass.
 bool share_one_shape(const Field& reference, std::initializer_list<Field> fields) {
   for (const Field& f : fields) {
+    if (!f.is_allocated()) continue;
     if (f.stride(0) != 1 || f.stride(1) != reference.stride(1) || f.stride(2) != reference.stride(2) ||
         f.span() >= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
       return false;
@@ -29,14 +30,15 @@ bool share_one_shape(const Field& reference, std::initializer_list<Field> fields
 // (si, sj, sk): the point loop passes the fields at (i, j, k), the tile loop its staged planes. Every load comes before
 // the first store: with R_k of one component stored before the loads of the next, the stage that both reads and keeps
 // a tendency took 41.7 ms instead of 4.6 at 512^3 on an H200, with the same memory traffic.
-// u*, R_{k-1} and R_k share one shape, so one offset per point addresses them all (with an offset per field the
+// u*, R_{k-1}, R_k and u_0 share one shape, so one offset per point addresses them all (with an offset per field the
 // kernel reloaded each field's strides from its parameters at every point).
 struct StagePoint {
   Real *next_u, *next_v, *next_w, *rhs_u, *rhs_v, *rhs_w;
+  const Real *start_u, *start_v, *start_w;
   int row, plane;  // the strides of every field of the stage
   operators::InverseSpacing inv;
   bool three_d, keep;
-  Real nu, a, b;
+  Real nu, a, b, c, kept;  // kept = 1 - c: the share of u where the stage advances it
   int ghost;
   int owned_x, owned_y, owned_z;  // one past the last owned point
   int end_u, end_v, end_w;        // one past the last advanced face of each component
@@ -48,6 +50,9 @@ struct StagePoint {
         rhs_u(t.tendency.u.data()),
         rhs_v(t.tendency.v.data()),
         rhs_w(t.tendency.w.data()),
+        start_u(t.start.u.data()),
+        start_v(t.start.v.data()),
+        start_w(t.start.w.data()),
         row(static_cast<int>(t.next.u.stride(1))),
         plane(static_cast<int>(t.next.u.stride(2))),
         inv(grid.inv),
@@ -56,6 +61,8 @@ struct StagePoint {
         nu(viscosity),
         a(w.current),
         b(w.previous),
+        c(w.start),
+        kept(1 - w.start),
         ghost(grid.shape.ghost),
         owned_x(ghost + grid.shape.cells[0]),
         owned_y(ghost + grid.shape.cells[1]),
@@ -63,8 +70,11 @@ struct StagePoint {
         end_u(grid.momentum_box(0).second[0]),
         end_v(grid.momentum_box(1).second[1]),
         end_w(grid.momentum_box(2).second[2]) {
-    require(share_one_shape(t.next.u, {t.next.u, t.next.v, t.next.w, t.tendency.u, t.tendency.v, t.tendency.w}),
+    require(share_one_shape(t.next.u, {t.next.u, t.next.v, t.next.w, t.tendency.u, t.tendency.v, t.tendency.w,
+                                       t.start.u, t.start.v, t.start.w}),
             "fused_stage: the stage's targets differ in shape or hold 2^31 points or more");
+    require((b == 0 && !keep) || t.tendency.u.is_allocated(), "fused_stage: the stage's tendency has no buffer");
+    require(c == 0 || t.start.u.is_allocated(), "fused_stage: the start weight needs the step's starting velocity");
   }
 
   /// The offset of view point (i, j, k) in every field of the stage.
@@ -79,24 +89,32 @@ struct StagePoint {
     return {owned && i < end_u, owned && j < end_v, three_d && owned && k < end_w};
   }
 
-  // R_{k-1} at view point (i, j, k) where the stage reads it and advances the component, 0 elsewhere.
-  struct Previous {
+  // What earlier stages carry into view point (i, j, k), b R_{k-1} + c u_0, where the stage advances the component;
+  // 0 elsewhere. Only the fields with a weight are read.
+  struct Carried {
     Real u = 0, v = 0, w = 0;
   };
-  KOKKOS_INLINE_FUNCTION Previous previous_at(int i, int j, int k) const {
-    Previous previous;
-    if (b == 0) return previous;
+  KOKKOS_INLINE_FUNCTION Carried carried_at(int i, int j, int k) const {
+    Carried carried;
+    if (b == 0 && c == 0) return carried;
     const Advanced on = advanced(i, j, k);
     const int o = offset(i, j, k);
-    if (on.u) previous.u = rhs_u[o];
-    if (on.v) previous.v = rhs_v[o];
-    if (on.w) previous.w = rhs_w[o];
-    return previous;
+    if (b != 0) {
+      if (on.u) carried.u = b * rhs_u[o];
+      if (on.v) carried.v = b * rhs_v[o];
+      if (on.w) carried.w = b * rhs_w[o];
+    }
+    if (c != 0) {
+      if (on.u) carried.u += c * start_u[o];
+      if (on.v) carried.v += c * start_v[o];
+      if (on.w) carried.w += c * start_w[o];
+    }
+    return carried;
   }
 
   template <bool Upwind, class F>
   KOKKOS_INLINE_FUNCTION void operator()(const F& u, const F& v, const F& w, int si, int sj, int sk, int i, int j,
-                                         int k, const Previous& previous) const {
+                                         int k, const Carried& carried) const {
     const Advanced on = advanced(i, j, k);
     Real now_u = 0, now_v = 0, now_w = 0;
     if (on.u) now_u = operators::momentum_tendency<0, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
@@ -104,9 +122,9 @@ struct StagePoint {
     if (on.w) now_w = operators::momentum_tendency<2, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
     const Real u_here = u(si, sj, sk), v_here = v(si, sj, sk), w_here = three_d ? w(si, sj, sk) : 0;
     const int o = offset(i, j, k);
-    next_u[o] = u_here + (a * now_u + b * previous.u);
-    next_v[o] = v_here + (a * now_v + b * previous.v);
-    if (three_d) next_w[o] = w_here + (a * now_w + b * previous.w);
+    next_u[o] = (on.u ? kept : 1) * u_here + (a * now_u + carried.u);
+    next_v[o] = (on.v ? kept : 1) * v_here + (a * now_v + carried.v);
+    if (three_d) next_w[o] = (on.w ? kept : 1) * w_here + (a * now_w + carried.w);
     if (keep) {
       if (on.u) rhs_u[o] = now_u;
       if (on.v) rhs_v[o] = now_v;
@@ -120,7 +138,7 @@ void stage_by_points(const fields::FlowState& state, const StagePoint& point, co
   const fields::FlatField u(state.u), v(state.v), w(state.w);
   grid::for_each_box_point(
       "rk::momentum_stage", {0, 0, 0}, extent, KOKKOS_LAMBDA(int i, int j, int k) {
-        point.template operator()<Upwind>(u, v, w, i, j, k, i, j, k, point.previous_at(i, j, k));
+        point.template operator()<Upwind>(u, v, w, i, j, k, i, j, k, point.carried_at(i, j, k));
       });
 }
 
@@ -204,16 +222,16 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
           commit_scratch_copies();
         };
         for (int k = k0 - 1; k < k0 + T::ahead; ++k) stage(k);
-        // R_{k-1} at the thread's points of plane k, loaded a plane ahead (a global load inside the plane's compute
-        // would stall it).
-        StagePoint::Previous previous[T::mine];
-        const auto load_previous = [&](int k) {
+        // What earlier stages carry into the thread's points of plane k, loaded a plane ahead (a global load inside the
+        // plane's compute would stall it).
+        StagePoint::Carried carried[T::mine];
+        const auto load_carried = [&](int k) {
           for (int q = 0; q < T::mine; ++q) {
             const int e = rank + q * T::threads, i = i0 + e % T::x, j = j0 + e / T::x;
-            previous[q] = i < ex && j < ey && k < k1 ? point.previous_at(i, j, k) : StagePoint::Previous{};
+            carried[q] = i < ex && j < ey && k < k1 ? point.carried_at(i, j, k) : StagePoint::Carried{};
           }
         };
-        load_previous(k0);
+        load_carried(k0);
         for (int k = k0; k < k1; ++k) {
           stage(k + T::ahead);
           wait_for_scratch_copies<T::ahead - 1>();  // planes up to k + 1 have landed
@@ -223,8 +241,8 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
           const StagedPlanes sw{ring + T::at(2, k - 1), ring + T::at(2, k), ring + T::at(2, k + 1), T::row};
           for (int q = 0; q < T::mine; ++q) {
             const int e = rank + q * T::threads, li = e % T::x, lj = e / T::x, i = i0 + li, j = j0 + lj;
-            const StagePoint::Previous now = previous[q];
-            previous[q] = i < ex && j < ey && k + 1 < k1 ? point.previous_at(i, j, k + 1) : StagePoint::Previous{};
+            const StagePoint::Carried now = carried[q];
+            carried[q] = i < ex && j < ey && k + 1 < k1 ? point.carried_at(i, j, k + 1) : StagePoint::Carried{};
             if (i < ex && j < ey) point.template operator()<Upwind>(su, sv, sw, li + 1, lj + 1, 1, i, j, k, now);
           }
         }

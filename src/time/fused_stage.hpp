@@ -1,11 +1,12 @@
 #pragma once
-// The one-kernel velocity stage: u* = u + a R_k + b R_{k-1} on the faces the momentum equation advances, a copy of u
-// everywhere else, and R_k kept for the next stage where it reads it. Two loops evaluate it:
+// The one-kernel velocity stage: u* = u + a R_k + b R_{k-1} + c (u_0 - u) on the faces the momentum equation advances,
+// a copy of u everywhere else, and R_k kept for the next stage where it reads it (u_0: the velocity the step started
+// from, read where c is not 0). Two loops evaluate it:
 //   by points: one thread per view point, every neighbour read from memory through L1 and L2;
 //   by tiles:  a team per tile of 32 x 8 points of an x-y plane marching up a column of planes. Each plane of u, v and
 //              w, with a one-point rim, is copied once into a ring of planes in team scratch, the next plane while
 //              the current one is computed (asynchronous copies on GPUs that have them), and every neighbour is read
-//              from there; R_{k-1} is loaded a plane ahead.
+//              from there; R_{k-1} and u_0 are loaded a plane ahead.
 // At 512^3 on an H200 the first stage read 21.6 GB from L2 by points and 6.0 GB by tiles (32 x 4, five planes
 // ahead), for 4.1 and 3.7 GB from DRAM. The tiles take 2-17% less time than the points on an H200 and 0-6% less on
 // an H100; deeper rings of smaller tiles were faster for the first stage on the H200 only (tests/perf/RESULTS.md).
@@ -15,15 +16,18 @@
 
 namespace eddy::time {
 
-/// The weights of a stage: u* = u + current dt R_k + previous dt R_{k-1}.
+/// The weights of a stage: u* = u + current R_k + previous R_{k-1} + start (u_0 - u), the time step folded into the
+/// first two.
 struct StageWeights {
   Real current = 1, previous = 0;
   bool next_stage_reads_tendency = false;  ///< the next stage has a previous weight: keep R_k
+  Real start = 0;                          ///< the weight of the step's starting velocity u_0
 };
 
-/// Where the stage writes: u* into `next`; R_{k-1} is read from and R_k kept in `tendency`.
+/// Where the stage writes, and what it carries from earlier stages: u* into `next`; R_{k-1} is read from and R_k kept
+/// in `tendency` (left empty where no stage reads it); u_0 is read from `start` where the start weight is not 0.
 struct StageTargets {
-  fields::FaceVector next, tendency;
+  fields::FaceVector next, tendency, start;
 };
 
 /// A tile of the tile loop: `x` by `y` points of a plane per team, `planes` planes per team (0: chosen from the grid),

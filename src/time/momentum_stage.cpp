@@ -8,31 +8,36 @@
 
 namespace eddy::time {
 
-MomentumStage::MomentumStage(const fields::LocalShape& shape, bool separate_sources)
-    : separate_sources_(separate_sources), tendency_(fields::FaceVector::allocate("rhs_current", shape)) {
+MomentumStage::MomentumStage(const fields::LocalShape& shape, bool separate_sources, bool reads_tendency)
+    : separate_sources_(separate_sources) {
+  if (separate_sources_ || reads_tendency) tendency_ = fields::FaceVector::allocate("rhs_current", shape);
   if (separate_sources_) {
-    tendency_old_ = fields::FaceVector::allocate("rhs_previous", shape);
+    if (reads_tendency) tendency_old_ = fields::FaceVector::allocate("rhs_previous", shape);
   } else {
     velocity_next_ = fields::FaceVector::allocate("velocity_next", shape);
   }
 }
 
-void MomentumStage::compute(const fields::FlowState& state, const operators::StaggeredGrid& grid,
-                            config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights,
+void MomentumStage::compute(const fields::FlowState& state, const fields::FaceVector& start,
+                            const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
+                            const StageWeights& weights,
                             const std::function<void(const fields::FaceVector&)>& add_sources) {
   weights_ = weights;
+  start_ = start;
   if (separate_sources_) {
     operators::compute_momentum_tendency(state, tendency_, grid, scheme, viscosity);
     if (add_sources) add_sources(tendency_);
   } else {
-    fused_stage(state, {velocity_next_, tendency_}, grid, scheme, viscosity, weights);
+    fused_stage(state, {velocity_next_, tendency_, start}, grid, scheme, viscosity, weights);
   }
 }
 
 bool MomentumStage::finish(fields::FlowState& state, const operators::StaggeredGrid& grid) {
   if (separate_sources_) {
-    apply_stage_update(state, tendency_, tendency_old_, weights_.current, weights_.previous, grid);
-    std::swap(tendency_, tendency_old_);
+    require(weights_.previous == 0 || tendency_old_.u.is_allocated(),
+            "MomentumStage: the scheme was built without R_{k-1} but a stage reads it");
+    apply_stage_update(state, {tendency_, tendency_old_, start_}, weights_, grid);
+    if (tendency_old_.u.is_allocated()) std::swap(tendency_, tendency_old_);
     return false;
   }
   std::swap(state.u, velocity_next_.u);

@@ -1,13 +1,14 @@
 #pragma once
-// The velocity's part of a Runge-Kutta stage, u* = u_k + dt (gamma R_k + zeta R_{k-1}) with
-// R = -div(u u) + nu Laplacian(u) + sources, on the faces the momentum equation advances.
+// The velocity's part of a Runge-Kutta stage, u* = u_k + dt (gamma R_k + zeta R_{k-1}) + beta (u_0 - u_k) with
+// R = -div(u u) + nu Laplacian(u) + sources, on the faces the momentum equation advances (u_0: the velocity the step
+// started from).
 //
 // Without momentum sources one kernel evaluates R_k and writes u* into a second velocity buffer (the stencil still
-// reads u_k, so u* cannot overwrite it), keeping R_k in place of R_{k-1} where the next stage needs it; finish() then
-// swaps the buffers. Every point that is not advanced (ghosts, physical boundary faces) is copied, so u* differs from
-// u_k exactly where an in-place update would change it. Per stage this moves 72-96 bytes per cell instead of the
-// 120-144 of a stored tendency plus a separate update. With sources (buoyancy) the tendency is stored, the sources
-// are added to it, and the update runs in place.
+// reads u_k, so u* cannot overwrite it), keeping R_k in place of R_{k-1} where the next stage needs it (schemes whose
+// stages never read R_{k-1} have no buffer for it); finish() then swaps the buffers. Every point that is not advanced
+// (ghosts, physical boundary faces) is copied, so u* differs from u_k exactly where an in-place update would change it.
+// Per stage this moves 72-96 bytes per cell instead of the 120-144 of a stored tendency plus a separate update. With
+// sources (buoyancy) the tendency is stored, the sources are added to it, and the update runs in place.
 //
 // The fused stages also keep the velocity a step started from without copying it: after the first stage the buffer
 // that held it is handed over (hand_over_start_velocity) and a third buffer, the one handed over at the step before,
@@ -23,13 +24,14 @@ namespace eddy::time {
 
 class MomentumStage {
  public:
-  /// Buffers for fields of `shape`; `separate_sources` when sources are added to the stored tendency.
-  MomentumStage(const fields::LocalShape& shape, bool separate_sources);
+  /// Buffers for fields of `shape`; `separate_sources` when sources are added to the stored tendency;
+  /// `reads_tendency` when a stage of the scheme reads R_{k-1}.
+  MomentumStage(const fields::LocalShape& shape, bool separate_sources, bool reads_tendency = true);
 
   /// Computes u* (or, with separate sources, R_k plus what `add_sources` adds) from the state's velocity, whose ghosts
-  /// must be valid; the state is unchanged until finish().
-  void compute(const fields::FlowState& state, const operators::StaggeredGrid& grid, config::AdvectionScheme scheme,
-               Real viscosity, const StageWeights& weights,
+  /// must be valid; `start` holds u_0 where the start weight is not 0. The state is unchanged until finish().
+  void compute(const fields::FlowState& state, const fields::FaceVector& start, const operators::StaggeredGrid& grid,
+               config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights,
                const std::function<void(const fields::FaceVector&)>& add_sources);
   /// Makes u* the state's velocity; true when the state's velocity views changed (halo exchanges built on them must
   /// be rebound).
@@ -43,6 +45,7 @@ class MomentumStage {
  private:
   bool separate_sources_;
   StageWeights weights_;
+  fields::FaceVector start_;                    // u_0 of the separate update
   fields::FaceVector velocity_next_;            // u* (fused)
   fields::FaceVector tendency_, tendency_old_;  // R_k, and R_{k-1} for the separate update
 };

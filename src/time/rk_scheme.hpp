@@ -1,7 +1,13 @@
 #pragma once
 // Stage coefficients of the explicit integrators. Each stage computes
-//   u* = u_k + dt (gamma_k RHS_k + zeta_k RHS_{k-1}),  then projects u* with the weight alpha_k = gamma_k + zeta_k.
-// Wray's low-storage RK3 (third order; sum of alpha = 1) and forward Euler (first order, for the time-order test).
+//   u* = u_k + dt (gamma_k RHS_k + zeta_k RHS_{k-1}) + beta_k (u_0 - u_k),  then projects u* with the weight
+//   alpha_k = gamma_k + zeta_k,
+// where u_0 is the velocity the step started from. Three schemes:
+//   rk3      Wray's low-storage RK3 (beta = 0; third order; sum of alpha = 1), the default;
+//   ssp_rk3  the strong-stability-preserving RK3 of Shu and Osher (zeta = 0): stage k blends the step's start with a
+//            forward-Euler step of u_k, so no stage reads an earlier right-hand side. It is third order with the same
+//            linear stability as rk3, and a stage reads one field fewer per component (no RHS_{k-1} is kept);
+//   euler    forward Euler (first order, for the time-order test).
 #include "config/deck.hpp"
 
 #include <array>
@@ -10,8 +16,8 @@ namespace eddy::time {
 
 /// The coefficients of one stage.
 struct Stage {
-  double gamma = 1, zeta = 0;
-  /// Weight of this stage's pressure projection and share of the step's time.
+  double gamma = 1, zeta = 0, beta = 0;
+  /// Weight of this stage's pressure projection.
   double alpha() const { return gamma + zeta; }
 };
 
@@ -19,12 +25,28 @@ struct Stage {
 struct StageTable {
   std::array<Stage, 3> stages{};
   int count = 1;
+  /// True when stage `s + 1` reads the right-hand side of stage s.
+  bool next_reads_tendency(int s) const { return s + 1 < count && stages[s + 1].zeta != 0; }
+  /// True when some stage reads the right-hand side of the stage before.
+  bool reads_tendency() const {
+    for (int s = 0; s < count; ++s) {
+      if (stages[s].zeta != 0) return true;
+    }
+    return false;
+  }
 };
 
 /// Stages of the scheme the deck asks for.
 inline StageTable stage_table(config::TimeScheme scheme) {
-  if (scheme == config::TimeScheme::euler) return {{Stage{1.0, 0.0}}, 1};
-  return {{Stage{8.0 / 15.0, 0.0}, Stage{5.0 / 12.0, -17.0 / 60.0}, Stage{3.0 / 4.0, -5.0 / 12.0}}, 3};
+  switch (scheme) {
+    case config::TimeScheme::euler:
+      return {{Stage{1.0, 0.0, 0.0}}, 1};
+    case config::TimeScheme::ssp_rk3:
+      return {{Stage{1.0, 0.0, 0.0}, Stage{1.0 / 4.0, 0.0, 3.0 / 4.0}, Stage{2.0 / 3.0, 0.0, 1.0 / 3.0}}, 3};
+    case config::TimeScheme::rk3:
+      break;
+  }
+  return {{Stage{8.0 / 15.0, 0.0, 0.0}, Stage{5.0 / 12.0, -17.0 / 60.0, 0.0}, Stage{3.0 / 4.0, -5.0 / 12.0, 0.0}}, 3};
 }
 
 }  // namespace eddy::time

@@ -1,5 +1,7 @@
 #include "time/run_log.hpp"
 
+#include "config/names.hpp"
+
 #include <cstdio>
 
 namespace eddy::time {
@@ -15,7 +17,7 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
   std::printf("  backends      halo %s, reductions %s\n", setup.halo_backend.c_str(), setup.reduction_backend.c_str());
   std::printf("  flow          nu %.4g, %s advection, %s in time, %s dt\n", deck.physics.viscosity,
               deck.numerics.advection == config::AdvectionScheme::central ? "central" : "upwind",
-              deck.time.scheme == config::TimeScheme::rk3 ? "RK3" : "Euler", deck.time.adaptive ? "adaptive" : "fixed");
+              config::to_string(deck.time.scheme).c_str(), deck.time.adaptive ? "adaptive" : "fixed");
   std::printf("  pressure      %s, rtol %.1e\n", setup.poisson_solver.c_str(), deck.pressure.rtol);
   std::fflush(stdout);
 }

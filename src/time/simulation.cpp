@@ -68,7 +68,7 @@ struct Simulation::Impl {
         timers(deck_in.output.exact_phase_times),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
-        momentum(shape, physics.has_momentum_sources()),
+        momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency()),
         stages(stage_table(deck_in.time.scheme)),
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
@@ -79,24 +79,41 @@ struct Simulation::Impl {
     }
   }
 
+  // The velocity the step started from, which stages with a start weight blend in: after the first fused stage its
+  // buffers belong to the last good state, which keep_last_good() otherwise fills by a copy.
+  fields::FaceVector start_velocity() const { return {last_good.u, last_good.v, last_good.w}; }
+
+  // The scalars the step started from (keep_last_good() copies them).
+  std::vector<Field> start_scalars() const {
+    std::vector<Field> start;
+    for (const auto& scalar : last_good_scalars) start.push_back(scalar.field);
+    return start;
+  }
+
+  // Sets the physical boundaries after a stage with weight `stage_dt` and start weight `start_weight`.
+  void apply_stage_boundaries(Real stage_dt, Real start_weight) {
+    if (start_weight == 0) return boundary.apply(state, stage_dt);
+    boundary.apply(state, stage_dt, start_weight, start_velocity());
+  }
+
   // Fills ghosts from neighbours, then the physical boundaries (normal faces too when `normal_faces`).
-  void fill_velocity_ghosts(bool normal_faces, Real stage_dt) {
+  void fill_velocity_ghosts(bool normal_faces, Real stage_dt, Real start_weight = 0) {
     {
       auto scope = timers.time(Phase::halo);
       halo.exchange();
     }
     auto scope = timers.time(Phase::boundary);
     if (normal_faces) {
-      boundary.apply(state, stage_dt);
+      apply_stage_boundaries(stage_dt, start_weight);
     } else {
       boundary.apply_tangential(state);
     }
   }
 
-  // fill_velocity_ghosts(true, stage_dt) that also builds the right-hand side of the projection with weight
-  // `stage_dt`: the divergence of the cells that read no ghost from another rank or a physical boundary is computed
-  // while the halo messages are in flight, that of the cells around them after the boundaries are filled.
-  void fill_velocity_ghosts_building_rhs(Real stage_dt) {
+  // fill_velocity_ghosts(true, stage_dt, start_weight) that also builds the right-hand side of the projection with
+  // weight `stage_dt`: the divergence of the cells that read no ghost from another rank or a physical boundary is
+  // computed while the halo messages are in flight, that of the cells around them after the boundaries are filled.
+  void fill_velocity_ghosts_building_rhs(Real stage_dt, Real start_weight) {
     {
       auto scope = timers.time(Phase::halo);
       halo.begin();
@@ -111,7 +128,7 @@ struct Simulation::Impl {
     }
     {
       auto scope = timers.time(Phase::boundary);
-      boundary.apply(state, stage_dt);
+      apply_stage_boundaries(stage_dt, start_weight);
     }
     auto scope = timers.time(Phase::projection);
     for (const auto& box : overlap.shell) projection.build_rhs_in(state, stage_dt, box);
@@ -168,7 +185,7 @@ struct Simulation::Impl {
   // The state of a checkpoint, continued exactly as the run that wrote it would have gone on. A checkpoint holds
   // u, v, w, p (the pressure warm-starts the next solve), the stage pressure changes of the last step (the other
   // stages' initial guesses), every transported scalar, time, step and the last dt (the adaptive growth cap). Nothing
-  // else carries over: each step's RK3 stages start afresh (the first has zeta = 0, so
+  // else carries over: each step's stages start afresh (the first has zeta = 0, so
   // neither the momentum nor the scalar right-hand side of the step before enters), the body forces are summed per
   // step, and the buoyancy follows from the temperature. Ghosts and the low boundary faces are not stored: the
   // boundary conditions define them. apply() also resets the high outflow faces, which the checkpoint holds as the
@@ -248,11 +265,10 @@ struct Simulation::Impl {
       const Stage& stage = stages.stages[s];
       {
         auto scope = timers.time(Phase::advance);
-        const bool next_reads = s + 1 < stages.count && stages.stages[s + 1].zeta != 0;
-        momentum.compute(state, grid, deck.numerics.advection, deck.physics.viscosity,
-                         StageWeights{dt * stage.gamma, dt * stage.zeta, next_reads},
+        const StageWeights weights{dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s), stage.beta};
+        momentum.compute(state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
                          [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
-        physics.advance_scalars(state, dt * stage.gamma, dt * stage.zeta);
+        physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars());
         if (momentum.finish(state, grid)) {
           halo.rebind(velocity_fields(state, deck.domain.dimensions));
           if (s == 0) momentum.hand_over_start_velocity(last_good, grid);
@@ -261,9 +277,9 @@ struct Simulation::Impl {
       // With bodies the projection's right-hand side comes after the forcing: no overlap.
       const bool rhs_built = overlap_halo && !physics.has_bodies();
       if (rhs_built) {
-        fill_velocity_ghosts_building_rhs(dt * stage.alpha());
+        fill_velocity_ghosts_building_rhs(dt * stage.alpha(), stage.beta);
       } else {
-        fill_velocity_ghosts(true, dt * stage.alpha());
+        fill_velocity_ghosts(true, dt * stage.alpha(), stage.beta);
       }
       if (physics.has_bodies()) {
         predict_with_previous_pressure(dt * stage.alpha());

@@ -1,13 +1,19 @@
 #pragma once
-// The explicit part of a Runge-Kutta stage: u* = u + dt gamma RHS_k + dt zeta RHS_{k-1} on the momentum faces.
+// The explicit part of a Runge-Kutta stage on the momentum faces, from a stored right-hand side:
+//   u* = (1 - beta) u + dt gamma RHS_k + dt zeta RHS_{k-1} + beta u_0.
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
+#include "time/fused_stage.hpp"
 
 namespace eddy::time {
 
-/// Advances every velocity component by the weighted right-hand sides (`previous` is skipped when its weight is 0).
-void apply_stage_update(const fields::FlowState& state, const fields::FaceVector& current,
-                        const fields::FaceVector& previous, Real current_weight, Real previous_weight,
+/// The fields a stored-tendency update reads besides the velocity: RHS_k, RHS_{k-1} and u_0.
+struct StageInputs {
+  fields::FaceVector current, previous, start;
+};
+
+/// Advances every velocity component in place by the weighted inputs (a field whose weight is 0 is not read).
+void apply_stage_update(const fields::FlowState& state, const StageInputs& inputs, const StageWeights& weights,
                         const operators::StaggeredGrid& grid);
 
 }  // namespace eddy::time

@@ -1,7 +1,8 @@
 // The fused velocity stage by tiles of staged planes against the one-thread-per-point loop: the same u* and the same
 // kept tendency at every view point of every rank (ghosts and boundary faces included), for every tiling, with teams
 // of a few planes and of the chosen number, in 2D and 3D, ghost widths 1 and 2, rows with and without padding points
-// past the ghosts, central and upwind advection, and the three weightings of an RK3 step. Tiles that run past the
+// past the ghosts, central and upwind advection, the three weightings of an RK3 step and two of the SSP RK3 (which
+// blend in the step's start). Tiles that run past the
 // view (40 + 2 ghosts is not a multiple of 32 or 64) and teams that end inside the column are both exercised.
 #include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
@@ -57,8 +58,8 @@ std::string describe(const Case& c, const eddy::time::StageTiling& t) {
   std::ostringstream label;
   label << c.dimensions << "D ghost " << c.ghost << " padding " << c.row_padding
         << (c.scheme == AdvectionScheme::upwind ? " upwind" : " central") << " weights " << c.weights.current << "/"
-        << c.weights.previous << (c.weights.next_stage_reads_tendency ? " keeps R" : "") << ", tile " << t.x << "x"
-        << t.y << " planes " << t.planes;
+        << c.weights.previous << "/" << c.weights.start << (c.weights.next_stage_reads_tendency ? " keeps R" : "")
+        << ", tile " << t.x << "x" << t.y << " planes " << t.planes;
   return label.str();
 }
 
@@ -74,8 +75,10 @@ void compare_loops(const Case& c) {
   fill({state.u, state.v, state.w}, rank, 0.0);
   const Real viscosity = 0.05;
 
+  const FaceVector start = FaceVector::allocate("start", shape);
+  fill(start, rank, 4.0);
   const eddy::time::StageTargets by_points{FaceVector::allocate("next_points", shape),
-                                           FaceVector::allocate("rhs_points", shape)};
+                                           FaceVector::allocate("rhs_points", shape), start};
   fill(by_points.next, rank, 2.0);  // every point but the padding must be overwritten
   fill(by_points.tendency, rank, 1.0);
   eddy::time::fused_stage_by_points(state, by_points, grid, c.scheme, viscosity, c.weights);
@@ -86,7 +89,7 @@ void compare_loops(const Case& c) {
   tilings.push_back({32, 8, 3, 4});
   for (const auto& tiling : tilings) {
     const eddy::time::StageTargets by_tiles{FaceVector::allocate("next_tiles", shape),
-                                            FaceVector::allocate("rhs_tiles", shape)};
+                                            FaceVector::allocate("rhs_tiles", shape), start};
     fill(by_tiles.next, rank, 3.0);
     fill(by_tiles.tendency, rank, 1.0);
     eddy::time::fused_stage_by_tiles(state, by_tiles, grid, c.scheme, viscosity, c.weights, tiling);
@@ -111,11 +114,12 @@ void compare_loops(const Case& c) {
 
 TEST(FusedStage, TilesOfStagedPlanesMatchOnePointPerThreadEverywhere) {
   const eddy::time::StageWeights first{0.02, 0, true}, second{0.03, -0.01, true}, last{0.02, -0.015, false};
+  const eddy::time::StageWeights blend_second{0.005, 0, false, 0.75}, blend_last{0.013, 0, false, 1.0 / 3.0};
   for (int dimensions : {2, 3}) {
     for (int ghost : {1, 2}) {
       for (int padding : {0, 6}) {
         for (auto scheme : {AdvectionScheme::central, AdvectionScheme::upwind}) {
-          for (const auto& weights : {first, second, last})
+          for (const auto& weights : {first, second, last, blend_second, blend_last})
             compare_loops({dimensions, ghost, padding, scheme, weights});
         }
       }

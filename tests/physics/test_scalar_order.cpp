@@ -1,5 +1,5 @@
 // A sine advected by a uniform flow and diffusing in a periodic box, c = exp(-2 kappa t) sin(x - U t) sin(y - V t),
-// converges at second order in space with central fluxes (first with upwind fluxes).
+// converges at second order in space with central fluxes (first with upwind fluxes), under either RK3.
 #include "../flow/flow_test_support.hpp"
 #include "physics/coupled_physics.hpp"
 
@@ -17,8 +17,10 @@ double exact(double x, double y, double t) {
 }
 
 // Max error of the scalar at end_time on an n x n grid.
-double scalar_error(int n, eddy::config::AdvectionScheme scheme) {
+double scalar_error(int n, eddy::config::AdvectionScheme scheme,
+                    eddy::config::TimeScheme integrator = eddy::config::TimeScheme::rk3) {
   auto deck = eddy::testing::periodic_box_deck(2, n);
+  deck.time.scheme = integrator;
   deck.initial.type = eddy::config::InitialType::uniform;
   deck.initial.velocity = {speed_x, speed_y, 0};
   deck.numerics.advection = scheme;
@@ -63,6 +65,15 @@ TEST(ScalarTransport, CentralFluxesConvergeAtSecondOrder) {
   EXPECT_GE(eddy::testing::observed_order(coarse, medium), 1.9) << coarse << " " << medium;
   EXPECT_GE(eddy::testing::observed_order(medium, fine), 1.9) << medium << " " << fine;
   EXPECT_LT(fine, 2e-3);
+}
+
+TEST(ScalarTransport, CentralFluxesConvergeAtSecondOrderUnderTheSspRk3) {
+  using eddy::config::AdvectionScheme;
+  using eddy::config::TimeScheme;
+  const double coarse = scalar_error(16, AdvectionScheme::central, TimeScheme::ssp_rk3);
+  const double medium = scalar_error(32, AdvectionScheme::central, TimeScheme::ssp_rk3);
+  EXPECT_GE(eddy::testing::observed_order(coarse, medium), 1.9) << coarse << " " << medium;
+  EXPECT_LT(medium, 8e-3);
 }
 
 TEST(ScalarTransport, UpwindFluxesConvergeAtFirstOrder) {
