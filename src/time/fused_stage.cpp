@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 namespace eddy::time {
 namespace {
@@ -89,30 +90,36 @@ struct StagePoint {
     return {owned && i < end_u, owned && j < end_v, three_d && owned && k < end_w};
   }
 
-  // What earlier stages carry into view point (i, j, k), b R_{k-1} + c u_0, where the stage advances the component;
-  // 0 elsewhere. Only the fields with a weight are read.
+  // What earlier stages carry into view point (i, j, k) where the stage advances the component, 0 elsewhere: R_{k-1},
+  // or, where the stage blends in u_0, b R_{k-1} + c u_0. Only the fields with a weight are read. A stage that blends
+  // is a separate instantiation (Blend), so that the others run the kernel they ran before the blend existed.
   struct Carried {
     Real u = 0, v = 0, w = 0;
   };
+  template <bool Blend>
   KOKKOS_INLINE_FUNCTION Carried carried_at(int i, int j, int k) const {
     Carried carried;
-    if (b == 0 && c == 0) return carried;
+    if (b == 0 && (!Blend || c == 0)) return carried;
     const Advanced on = advanced(i, j, k);
     const int o = offset(i, j, k);
+    if (!Blend) {
+      if (on.u) carried.u = rhs_u[o];
+      if (on.v) carried.v = rhs_v[o];
+      if (on.w) carried.w = rhs_w[o];
+      return carried;
+    }
     if (b != 0) {
       if (on.u) carried.u = b * rhs_u[o];
       if (on.v) carried.v = b * rhs_v[o];
       if (on.w) carried.w = b * rhs_w[o];
     }
-    if (c != 0) {
-      if (on.u) carried.u += c * start_u[o];
-      if (on.v) carried.v += c * start_v[o];
-      if (on.w) carried.w += c * start_w[o];
-    }
+    if (on.u) carried.u += c * start_u[o];
+    if (on.v) carried.v += c * start_v[o];
+    if (on.w) carried.w += c * start_w[o];
     return carried;
   }
 
-  template <bool Upwind, class F>
+  template <bool Upwind, bool Blend, class F>
   KOKKOS_INLINE_FUNCTION void operator()(const F& u, const F& v, const F& w, int si, int sj, int sk, int i, int j,
                                          int k, const Carried& carried) const {
     const Advanced on = advanced(i, j, k);
@@ -122,9 +129,15 @@ struct StagePoint {
     if (on.w) now_w = operators::momentum_tendency<2, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
     const Real u_here = u(si, sj, sk), v_here = v(si, sj, sk), w_here = three_d ? w(si, sj, sk) : 0;
     const int o = offset(i, j, k);
-    next_u[o] = (on.u ? kept : 1) * u_here + (a * now_u + carried.u);
-    next_v[o] = (on.v ? kept : 1) * v_here + (a * now_v + carried.v);
-    if (three_d) next_w[o] = (on.w ? kept : 1) * w_here + (a * now_w + carried.w);
+    if (Blend) {
+      next_u[o] = (on.u ? kept : 1) * u_here + (a * now_u + carried.u);
+      next_v[o] = (on.v ? kept : 1) * v_here + (a * now_v + carried.v);
+      if (three_d) next_w[o] = (on.w ? kept : 1) * w_here + (a * now_w + carried.w);
+    } else {
+      next_u[o] = u_here + (a * now_u + b * carried.u);
+      next_v[o] = v_here + (a * now_v + b * carried.v);
+      if (three_d) next_w[o] = w_here + (a * now_w + b * carried.w);
+    }
     if (keep) {
       if (on.u) rhs_u[o] = now_u;
       if (on.v) rhs_v[o] = now_v;
@@ -133,12 +146,12 @@ struct StagePoint {
   }
 };
 
-template <bool Upwind>
+template <bool Upwind, bool Blend>
 void stage_by_points(const fields::FlowState& state, const StagePoint& point, const Int3& extent) {
   const fields::FlatField u(state.u), v(state.v), w(state.w);
   grid::for_each_box_point(
       "rk::momentum_stage", {0, 0, 0}, extent, KOKKOS_LAMBDA(int i, int j, int k) {
-        point.template operator()<Upwind>(u, v, w, i, j, k, i, j, k, point.carried_at(i, j, k));
+        point.template operator()<Upwind, Blend>(u, v, w, i, j, k, i, j, k, point.template carried_at<Blend>(i, j, k));
       });
 }
 
@@ -183,7 +196,7 @@ int planes_per_team(long long tiles, int nz) {
   return chunk;
 }
 
-template <class T, bool Upwind>
+template <class T, bool Upwind, bool Blend>
 void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, const Int3& extent, int planes) {
   require(share_one_shape(state.u, {state.u, state.v, state.w}) &&
               state.u.stride(1) == static_cast<std::size_t>(point.row) &&
@@ -228,7 +241,7 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
         const auto load_carried = [&](int k) {
           for (int q = 0; q < T::mine; ++q) {
             const int e = rank + q * T::threads, i = i0 + e % T::x, j = j0 + e / T::x;
-            carried[q] = i < ex && j < ey && k < k1 ? point.carried_at(i, j, k) : StagePoint::Carried{};
+            carried[q] = i < ex && j < ey && k < k1 ? point.template carried_at<Blend>(i, j, k) : StagePoint::Carried{};
           }
         };
         load_carried(k0);
@@ -242,24 +255,27 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
           for (int q = 0; q < T::mine; ++q) {
             const int e = rank + q * T::threads, li = e % T::x, lj = e / T::x, i = i0 + li, j = j0 + lj;
             const StagePoint::Carried now = carried[q];
-            carried[q] = i < ex && j < ey && k + 1 < k1 ? point.carried_at(i, j, k + 1) : StagePoint::Carried{};
-            if (i < ex && j < ey) point.template operator()<Upwind>(su, sv, sw, li + 1, lj + 1, 1, i, j, k, now);
+            carried[q] =
+                i < ex && j < ey && k + 1 < k1 ? point.template carried_at<Blend>(i, j, k + 1) : StagePoint::Carried{};
+            if (i < ex && j < ey) {
+              point.template operator()<Upwind, Blend>(su, sv, sw, li + 1, lj + 1, 1, i, j, k, now);
+            }
           }
         }
       });
 }
 
-template <bool Upwind>
+template <bool Upwind, bool Blend>
 void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
                        StageTiling tiling) {
   const auto is = [&](int x, int y, int ring) { return tiling.x == x && tiling.y == y && tiling.ring == ring; };
   const int planes = tiling.planes;
-  if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind>(state, point, extent, planes);
-  if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind>(state, point, extent, planes);
-  if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind>(state, point, extent, planes);
+  if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
+  if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
+  if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, planes);
   // The default: four teams of 256 per multiprocessor hold it to 64 registers without spills (72 unbounded, three
   // teams): 4.18 / 4.59-4.71 / 3.47-3.51 ms against 4.25 / 4.92-4.97 / 3.78 for the three stages at 512^3 on an H200.
-  if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind>(state, point, extent, planes);
+  if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +
               " points with a ring of " + std::to_string(tiling.ring) + " planes");
 }
@@ -269,28 +285,35 @@ Int3 view_extent(const operators::StaggeredGrid& grid) {
   return {grid.shape.extent(0) - grid.shape.row_padding, grid.shape.extent(1), grid.shape.extent(2)};
 }
 
+// Calls `run` with the advection scheme's upwinding and whether the stage blends in u_0, each as a
+// std::bool_constant, so that every form is its own kernel.
+template <class Run>
+void with_stage_form(config::AdvectionScheme scheme, const StageWeights& weights, const Run& run) {
+  const bool upwind = scheme == config::AdvectionScheme::upwind, blend = weights.start != 0;
+  if (upwind && blend) return run(std::true_type{}, std::true_type{});
+  if (upwind) return run(std::true_type{}, std::false_type{});
+  if (blend) return run(std::false_type{}, std::true_type{});
+  run(std::false_type{}, std::false_type{});
+}
+
 }  // namespace
 
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,
                            const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
                            const StageWeights& weights) {
   const StagePoint point(targets, grid, viscosity, weights);
-  if (scheme == config::AdvectionScheme::upwind) {
-    stage_by_points<true>(state, point, view_extent(grid));
-  } else {
-    stage_by_points<false>(state, point, view_extent(grid));
-  }
+  with_stage_form(scheme, weights, [&](auto upwind, auto blend) {
+    stage_by_points<decltype(upwind)::value, decltype(blend)::value>(state, point, view_extent(grid));
+  });
 }
 
 void fused_stage_by_tiles(const fields::FlowState& state, const StageTargets& targets,
                           const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
                           const StageWeights& weights, StageTiling tiling) {
   const StagePoint point(targets, grid, viscosity, weights);
-  if (scheme == config::AdvectionScheme::upwind) {
-    stage_by_tiles_of<true>(state, point, view_extent(grid), tiling);
-  } else {
-    stage_by_tiles_of<false>(state, point, view_extent(grid), tiling);
-  }
+  with_stage_form(scheme, weights, [&](auto upwind, auto blend) {
+    stage_by_tiles_of<decltype(upwind)::value, decltype(blend)::value>(state, point, view_extent(grid), tiling);
+  });
 }
 
 void fused_stage(const fields::FlowState& state, const StageTargets& targets, const operators::StaggeredGrid& grid,

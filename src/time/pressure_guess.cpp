@@ -23,7 +23,8 @@ int solves_before_of(const std::string& name) {
 
 }  // namespace
 
-PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages) {
+PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages, bool first_stage_extrapolated)
+    : extrapolate_first_(first_stage_extrapolated) {
   if (stages < 2) return;
   for (int n = 0; n < stages; ++n) kept_.push_back(fields::make_field("pressure_guess::kept", shape));
 }
@@ -35,7 +36,7 @@ void PressureGuess::before_solve(Field& p, int stage) {
   require(oldest.span() == p.span() && oldest.layout() == p.layout(),
           "PressureGuess: the pressure field has another shape");
   const int stages = static_cast<int>(kept_.size());
-  if (stage > 0 && solved_ && known_ == stages) {
+  if ((stage > 0 || extrapolate_first_) && solved_ && known_ == stages) {
     // q_m + (q_{m+1-S} - q_{m-S}), written point by point over q_{m-S} once it is read.
     const Real* last = p.data();
     const Real* stage_before = kept_[1].data();
