@@ -52,6 +52,8 @@ run step1_v22 "$eddy" bench step --n "$size" --pre-smooth 2 --post-smooth 2 --re
 run poisson_small "$eddy" bench poisson --n 128
 run step1_small "$eddy" bench step --n 128 --kernel-times
 run step1_tiny "$eddy" bench step --n 64
+run step1_ssp "$eddy" bench step --n "$size" --scheme ssp_rk3
+run step1_ssp_small "$eddy" bench step --n 128 --scheme ssp_rk3
 if [[ $gpus -ge 2 ]]; then
   run step2weak mpirun_gpus 2 "$eddy" bench step --n "$size" --weak
   run step2weak_no_overlap mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --no-overlap
@@ -78,7 +80,7 @@ fi
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
-  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2strong poisson_small step1_small step1_tiny; do
+  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2strong poisson_small step1_small step1_tiny step1_ssp step1_ssp_small; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
   if [[ $f == step* ]]; then

@@ -114,6 +114,11 @@ TEST(ConfigDecks, MemoryEstimateCountsTheListedFields) {
   const double flow_fields = 4 + 3 + 6 + 3;  // and the RK3 stage pressure guesses
   EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)),
               (1000 * (flow_fields + 2 + 3.0 / 7 + 1 + 1.0 / 7 + 3.0 / 8) + halo) * 8, 1.0);
+  // The SSP RK3 keeps no tendency for a later stage: the next stage's velocity alone, three fields fewer.
+  Deck ssp = deck;
+  ssp.time.scheme = TimeScheme::ssp_rk3;
+  EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(ssp, {8, 8, 8}, 1)),
+              (1000 * (flow_fields - 3 + 2 + 3.0 / 7 + 1 + 1.0 / 7 + 3.0 / 8) + halo) * 8, 1.0);
   deck.pressure.smoother = SmootherType::chebyshev;
   EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)),
               (1000 * (flow_fields + 2 + 3.0 / 7 + 2 * (1 + 1.0 / 7) + 3.0 / 8) + halo) * 8, 1.0);
