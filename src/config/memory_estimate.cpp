@@ -22,6 +22,7 @@ namespace eddy::config {
 //                            Jacobi or Chebyshev smoothing add a residual (and Chebyshev its step) on every level,
 //                            red-black Gauss-Seidel the second field of its fused sweep (used on GPUs; counted always);
 //                            multigrid alone the convergence check's three partial sums per first-coarse-level cell
+//                            (on GPUs per coarse column of up to eight cells: the estimate is an upper bound there)
 //                            mg_cg: the multigrid above plus CG's direction, operator image and preconditioned
 //                            residual (3); cg: rhs, residual, direction, operator image (4); jacobi: rhs and the
 //                            previous iterate (2)

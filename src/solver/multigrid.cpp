@@ -86,10 +86,8 @@ void Multigrid::restrict_top(Field x, Field b, Buffer sums, const parallel::Redu
   require(level_count() > 1, "multigrid: restrict_top needs a coarse level");
   const auto& top = levels_[0];
   const auto& next = levels_[1].geometry;
-  if (!check_partials_.is_allocated()) {
-    const auto& n = next.shape.cells;
-    check_partials_ = CheckPartials("mg::check_partials", static_cast<std::size_t>(n[0]) * n[1] * n[2]);
-  }
+  const auto needed = static_cast<std::size_t>(check_partial_count(x, b, top.geometry, next, top.factor));
+  if (check_partials_.extent(0) < needed) check_partials_ = CheckPartials("mg::check_partials", needed);
   restrict_residual_with_sums(levels_[1].b, x, b, top.geometry, next, top.factor, check_partials_, sums, reducer);
 }
 

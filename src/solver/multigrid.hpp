@@ -89,7 +89,7 @@ class Multigrid : public Preconditioner {
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;
   std::unique_ptr<ConjugateGradient> bottom_;
   std::unique_ptr<LaunchGraph> graph_;
-  CheckPartials check_partials_;  // restrict_top's partial sums, allocated on its first call
+  CheckPartials check_partials_;  // restrict_top's partial sums, allocated on its first call (check_partial_count)
   config::PoissonConfig config_;
   bool symmetric_;
 };

@@ -138,6 +138,13 @@ void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonL
       });
 }
 
+long long check_partial_count(Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                              const Int3& factor) {
+  if (use_restriction_columns(fine, factor, {x, b})) return restriction_column_count(coarse);
+  const auto& n = coarse.shape.cells;
+  return static_cast<long long>(n[0]) * n[1] * n[2];
+}
+
 void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                                  const Int3& factor, CheckPartials partials, Buffer sums,
                                  const parallel::Reducer& reducer) {
@@ -145,12 +152,11 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
   const int fx = factor[0], fy = factor[1], fz = factor[2];
   const int nx = coarse.shape.cells[0], ny = coarse.shape.cells[1];
-  const int count = nx * ny * coarse.shape.cells[2];
-  require(static_cast<int>(partials.extent(0)) >= count, "restrict_residual_with_sums: too few partial sums");
+  const int shares = static_cast<int>(check_partial_count(x, b, fine, coarse, factor));
+  require(static_cast<int>(partials.extent(0)) >= shares, "restrict_residual_with_sums: too few partial sums");
   const Real inv_children = Real(1) / (fx * fy * fz);
   const fields::FlatField fine_x(x), fine_b(b);
   const bool by_columns = use_restriction_columns(fine, factor, {x, b});
-  const int shares = by_columns ? static_cast<int>(restriction_column_count(coarse)) : count;
   if (by_columns) {
     restrict_residual_by_columns(coarse_b, x, b, fine, coarse, partials);
   } else {

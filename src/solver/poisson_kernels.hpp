@@ -64,6 +64,10 @@ using CheckPartials = Kokkos::View<ResidualSums*, MemSpace>;
 void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                                  const Int3& factor, CheckPartials partials, Buffer sums,
                                  const parallel::Reducer& reducer);
+/// How many partial sums restrict_residual_with_sums takes for (x, b) on these levels: one per coarse owned cell, or
+/// one per coarse column where the column form does the pass.
+long long check_partial_count(Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                              const Int3& factor);
 /// restrict_residual with one thread per coarse cell (any factors; the CPU form).
 void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                                 const Int3& factor);
