@@ -87,6 +87,7 @@ void compare_loops(const Case& c) {
                                                std::end(eddy::time::stage_tilings));
   tilings.push_back({32, 4, 2, 8});
   tilings.push_back({32, 8, 3, 4});
+  tilings.push_back({32, 8, 3, 5});
   for (const auto& tiling : tilings) {
     const eddy::time::StageTargets by_tiles{FaceVector::allocate("next_tiles", shape),
                                             FaceVector::allocate("rhs_tiles", shape), start};
