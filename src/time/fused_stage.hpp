@@ -4,9 +4,9 @@
 // from, read where c is not 0). Two loops evaluate it:
 //   by points: one thread per view point, every neighbour read from memory through L1 and L2;
 //   by tiles:  a team per tile of 32 x 8 points of an x-y plane marching up a column of planes. Each plane of u, v and
-//              w, with a one-point rim, is copied once into a ring of five planes in team scratch, the next plane
-//              while the current one is computed (asynchronous copies on GPUs that have them), and every neighbour is
-//              read from there; R_{k-1} and u_0 are loaded a plane ahead.
+//              w, with a one-point rim, is copied once into a ring of planes in team scratch (asynchronous copies on
+//              GPUs that have them), and every neighbour is read from there; R_{k-1} and u_0 are loaded a plane
+//              ahead.
 // At 512^3 on an H200 the first stage read 21.6 GB from L2 by points and 6.0 GB by tiles (32 x 4, five planes
 // ahead), for 4.1 and 3.7 GB from DRAM. The tiles take 2-17% less time than the points on an H200 and 0-6% less on
 // an H100; deeper rings of smaller tiles were faster for the first stage on the H200 only (tests/perf/RESULTS.md).
@@ -33,12 +33,12 @@ struct StageTargets {
 /// A tile of the tile loop: `x` by `y` points of a plane per team, `planes` planes per team (0: chosen from the grid),
 /// a ring of `ring` planes of each field in team scratch (three read, the others in flight).
 struct StageTiling {
-  int x = 32, y = 8, planes = 0, ring = 5;
+  int x = 32, y = 8, planes = 0, ring = 4;
 };
 
 /// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default.
 inline constexpr StageTiling stage_tilings[] = {
-    {32, 8, 0, 5}, {32, 8, 0, 4}, {32, 4, 0, 8}, {32, 4, 0, 7}, {32, 4, 0, 6}};
+    {32, 8, 0, 4}, {32, 8, 0, 5}, {32, 4, 0, 8}, {32, 4, 0, 7}, {32, 4, 0, 6}};
 
 /// The fused stage of `state` by one thread per view point.
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,
