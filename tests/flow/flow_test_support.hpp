@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -29,6 +30,18 @@ inline config::Deck periodic_box_deck(int dimensions, int n) {
   deck.time.dt = 1.0;  // the CFL and viscous limits choose the step
   deck.output.log_interval = 0;
   return deck;
+}
+
+/// Starts `deck` from a random field of size `amplitude` carried by the stream `velocity`, and steps it by a fixed `dt`
+/// of `scheme`: a flow whose time error advection dominates.
+inline void random_stream_by_fixed_steps(config::Deck& deck, const std::array<double, 3>& velocity, double amplitude,
+                                         config::TimeScheme scheme, double dt) {
+  deck.initial.type = config::InitialType::random;
+  deck.initial.velocity = velocity;
+  deck.initial.amplitude = amplitude;
+  deck.time.scheme = scheme;
+  deck.time.adaptive = false;
+  deck.time.dt = dt;
 }
 
 /// A box of `cells` with walls in x (and z in 3D) and periodic in y (and z in 2D): the walls give it boundary faces

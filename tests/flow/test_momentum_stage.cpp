@@ -40,17 +40,31 @@ void fill_velocity(const eddy::fields::FlowState& state) {
   }
 }
 
-void compare_paths(const Case& c) {
-  const auto decomp = eddy::grid::decompose(
-      eddy::testing::walled_box(c.dimensions, {12, 10, c.dimensions == 3 ? 9 : 1}), MPI_COMM_SELF);
+// A walled box of 12 x 10 (x 9) cells on this rank alone, with one ghost layer.
+struct Box {
+  eddy::fields::LocalShape shape;
+  eddy::operators::StaggeredGrid grid;
+};
+
+Box walled_block(int dimensions) {
+  const auto decomp =
+      eddy::grid::decompose(eddy::testing::walled_box(dimensions, {12, 10, dimensions == 3 ? 9 : 1}), MPI_COMM_SELF);
   const auto shape = eddy::fields::local_shape(decomp, 1);
-  const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
-  auto fused_state = eddy::fields::FlowState::allocate(shape);
-  auto separate_state = eddy::fields::FlowState::allocate(shape);
-  auto start = eddy::fields::FlowState::allocate(shape);
-  fill_velocity(fused_state);
-  fill_velocity(separate_state);
-  fill_velocity(start);
+  return {shape, eddy::operators::make_staggered_grid(decomp, shape)};
+}
+
+// A state of `shape` whose velocity fill_velocity sets.
+eddy::fields::FlowState filled_state(const eddy::fields::LocalShape& shape) {
+  auto state = eddy::fields::FlowState::allocate(shape);
+  fill_velocity(state);
+  return state;
+}
+
+void compare_paths(const Case& c) {
+  const auto [shape, grid] = walled_block(c.dimensions);
+  auto fused_state = filled_state(shape);
+  auto separate_state = filled_state(shape);
+  const auto start = filled_state(shape);
   const auto table = eddy::time::stage_table(c.integrator);
   eddy::time::MomentumStage fused(shape, false, table.reads_tendency()), separate(shape, true, table.reads_tendency());
   ASSERT_TRUE(fused.fused());
@@ -100,15 +114,10 @@ TEST(MomentumStage, FusedStagesMatchTheStoredTendencyAndInPlaceUpdateEverywhere)
 // The SSP RK3's stages without a stored tendency equal its Shu-Osher form evaluated field by field: u1 = u0 + dt R(u0),
 // u2 = 3/4 u0 + 1/4 (u1 + dt R(u1)), u3 = 1/3 u0 + 2/3 (u2 + dt R(u2)), with R from the stored-tendency path.
 TEST(MomentumStage, SspStagesBlendTheStepStartAsShuAndOsherWrite) {
-  const auto decomp = eddy::grid::decompose(eddy::testing::walled_box(3, {12, 10, 9}), MPI_COMM_SELF);
-  const auto shape = eddy::fields::local_shape(decomp, 1);
-  const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
-  auto state = eddy::fields::FlowState::allocate(shape);
-  auto start = eddy::fields::FlowState::allocate(shape);
-  auto expected = eddy::fields::FlowState::allocate(shape);
-  fill_velocity(state);
-  fill_velocity(start);
-  fill_velocity(expected);
+  const auto [shape, grid] = walled_block(3);
+  auto state = filled_state(shape);
+  const auto start = filled_state(shape);
+  auto expected = filled_state(shape);
   const auto table = eddy::time::stage_table(eddy::config::TimeScheme::ssp_rk3);
   eddy::time::MomentumStage fused(shape, false, table.reads_tendency());
   const eddy::fields::FaceVector start_velocity{start.u, start.v, start.w};

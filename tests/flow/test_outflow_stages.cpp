@@ -23,13 +23,8 @@ std::array<GlobalField, 2> channel_velocity(eddy::config::TimeScheme scheme, dou
   deck.boundary.faces[1].type = BoundaryType::outflow;
   deck.boundary.faces[1].outflow = eddy::config::OutflowType::convective;
   deck.boundary.faces[2].type = deck.boundary.faces[3].type = BoundaryType::free_slip;
-  deck.initial.type = eddy::config::InitialType::random;
-  deck.initial.velocity = {1.0, 0.0, 0.0};
-  deck.initial.amplitude = 0.3;
+  eddy::testing::random_stream_by_fixed_steps(deck, {1.0, 0.0, 0.0}, 0.3, scheme, dt);
   deck.physics.viscosity = 0.02;
-  deck.time.scheme = scheme;
-  deck.time.adaptive = false;
-  deck.time.dt = dt;
   deck.time.end_time = 0.8;  // the stream has carried the perturbation well into the outflow face
   eddy::parallel::Context context;
   eddy::time::Simulation sim(deck, context, {"", true});

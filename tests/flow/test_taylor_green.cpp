@@ -59,14 +59,8 @@ TEST(TaylorGreen, SpaceConvergesAtSecondOrder) {
 std::vector<double> time_errors(eddy::config::TimeScheme scheme, const std::vector<double>& steps, double reference) {
   auto run = [&](double dt) {
     auto deck = taylor_green_deck(16, 0.5);
-    // A random field carried by a uniform stream, so advection dominates the time error.
-    deck.initial.type = eddy::config::InitialType::random;
-    deck.initial.velocity = {1.0, 0.5, 0.0};
-    deck.initial.amplitude = 0.3;
+    eddy::testing::random_stream_by_fixed_steps(deck, {1.0, 0.5, 0.0}, 0.3, scheme, dt);
     deck.physics.viscosity = 0.05;
-    deck.time.scheme = scheme;
-    deck.time.adaptive = false;
-    deck.time.dt = dt;
     eddy::parallel::Context context;
     eddy::time::Simulation sim(deck, context, {"", true});
     sim.advance(deck.time.max_steps);  // marches to end_time; run() would also write a run folder
