@@ -17,6 +17,9 @@ namespace eddy::time {
 /// The coefficients of one stage.
 struct Stage {
   double gamma = 1, zeta = 0, beta = 0;
+  /// The weight of this stage's body forces in the step's force (they sum to 1 over the stages): the stage's share of
+  /// the step's time, alpha, for rk3; for ssp_rk3 its right-hand side's weight in the step's result (1/6, 1/6, 2/3).
+  double force_weight = 1;
   /// Weight of this stage's pressure projection.
   double alpha() const { return gamma + zeta; }
 };
@@ -40,13 +43,17 @@ struct StageTable {
 inline StageTable stage_table(config::TimeScheme scheme) {
   switch (scheme) {
     case config::TimeScheme::euler:
-      return {{Stage{1.0, 0.0, 0.0}}, 1};
+      return {{Stage{1.0, 0.0, 0.0, 1.0}}, 1};
     case config::TimeScheme::ssp_rk3:
-      return {{Stage{1.0, 0.0, 0.0}, Stage{1.0 / 4.0, 0.0, 3.0 / 4.0}, Stage{2.0 / 3.0, 0.0, 1.0 / 3.0}}, 3};
+      return {{Stage{1.0, 0.0, 0.0, 1.0 / 6.0}, Stage{1.0 / 4.0, 0.0, 3.0 / 4.0, 1.0 / 6.0},
+               Stage{2.0 / 3.0, 0.0, 1.0 / 3.0, 2.0 / 3.0}},
+              3};
     case config::TimeScheme::rk3:
       break;
   }
-  return {{Stage{8.0 / 15.0, 0.0, 0.0}, Stage{5.0 / 12.0, -17.0 / 60.0, 0.0}, Stage{3.0 / 4.0, -5.0 / 12.0, 0.0}}, 3};
+  return {{Stage{8.0 / 15.0, 0.0, 0.0, 8.0 / 15.0}, Stage{5.0 / 12.0, -17.0 / 60.0, 0.0, 5.0 / 12.0 - 17.0 / 60.0},
+           Stage{3.0 / 4.0, -5.0 / 12.0, 0.0, 3.0 / 4.0 - 5.0 / 12.0}},
+          3};
 }
 
 }  // namespace eddy::time

@@ -286,7 +286,8 @@ struct Simulation::Impl {
         predict_with_previous_pressure(dt * stage.alpha());
         {
           auto scope = timers.time(Phase::advance);
-          physics.force_bodies(state, dt);
+          // The forcing's change of u* is the stage's force times alpha dt; the step's force weighs it by force_weight.
+          physics.force_bodies(state, dt * stage.alpha() / stage.force_weight);
         }
         fill_velocity_ghosts(false, 0);
       }
