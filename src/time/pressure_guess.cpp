@@ -23,8 +23,9 @@ int solves_before_of(const std::string& name) {
 
 }  // namespace
 
-PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages, bool first_stage_extrapolated)
-    : extrapolate_first_(first_stage_extrapolated) {
+PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages, bool ssp_stage_times)
+    : ssp_stage_times_(ssp_stage_times) {
+  require(!ssp_stage_times || stages == 3, "PressureGuess: the SSP RK3 has three stages");
   if (stages < 2) return;
   for (int n = 0; n < stages; ++n) kept_.push_back(fields::make_field("pressure_guess::kept", shape));
 }
@@ -36,13 +37,21 @@ void PressureGuess::before_solve(Field& p, int stage) {
   require(oldest.span() == p.span() && oldest.layout() == p.layout(),
           "PressureGuess: the pressure field has another shape");
   const int stages = static_cast<int>(kept_.size());
-  if ((stage > 0 || extrapolate_first_) && solved_ && known_ == stages) {
-    // q_m + (q_{m+1-S} - q_{m-S}), written point by point over q_{m-S} once it is read.
-    const Real* last = p.data();
-    const Real* stage_before = kept_[1].data();
-    Real* guess = oldest.data();
+  const bool all_known = solved_ && known_ == stages;
+  const Real* last = p.data();                 // q_m
+  const Real* previous = kept_.back().data();  // q_{m-1}
+  const Real* stage_before = kept_[1].data();  // q_{m+1-S}
+  Real* guess = oldest.data();                 // q_{m-S}, overwritten point by point once read
+  const SpanRange span(0, static_cast<long long>(p.span()));
+  if (ssp_stage_times_ && all_known && stage == 0) {
+    Kokkos::deep_copy(ExecSpace(), oldest, kept_.back());
+  } else if (ssp_stage_times_ && all_known && stage == 2) {
     Kokkos::parallel_for(
-        "pressure_guess::before_solve", SpanRange(0, static_cast<long long>(p.span())),
+        "pressure_guess::before_solve", span,
+        KOKKOS_LAMBDA(long long n) { guess[n] = Real(0.5) * (last[n] + previous[n]); });
+  } else if (stage > 0 && all_known) {
+    Kokkos::parallel_for(
+        "pressure_guess::before_solve", span,
         KOKKOS_LAMBDA(long long n) { guess[n] = last[n] + (stage_before[n] - guess[n]); });
   } else {
     Kokkos::deep_copy(ExecSpace(), oldest, p);

@@ -12,12 +12,16 @@
 // reads, one write) and nothing is copied after a solve. Under Wray's RK3 stage 0 starts from a copy of the last
 // stage's pressure, which stage S - 1 reads in the next step: the last stage ends at the step's end, and the same
 // extrapolation took a 512^3 Taylor-Green step at a Courant number of 0.25 from 1.4 to 2.0 V-cycles on an H200 (the
-// change it adds is O(dt) and no larger than the solves' own errors there), though 128^3 from 3.0 to 2.3. The SSP
-// RK3's stages end at t + dt, t + dt / 2 and t + dt, and each of its stage pressures approximates p at its stage's
-// end: its last stage's pressure lies half a step behind the next step's first, and the extrapolation, which brings
-// it to the right time, serves every stage (`first_stage_extrapolated`). The first step and the next stage start
-// from a copy too. Checkpoints hold the S pressures before the last, so a restart continues with the
-// same guesses. The pressure a step starts from is the newest kept one after its first solve and the oldest after its
+// change it adds is O(dt) and no larger than the solves' own errors there), though 128^3 from 3.0 to 2.3.
+// The SSP RK3 (`ssp_stage_times`) evaluates its right-hand sides at t, t + dt and t + dt / 2, and its stage
+// pressures approximate p at those times. Each stage starts from the pressures nearest in time:
+//   stage 0 (t): the last step's stage 1 pressure (its t + dt), q_{m-1}, a copy;
+//   stage 1 (t + dt): the extrapolation above, q_m + q_{m-2} - q_{m-3};
+//   stage 2 (t + dt / 2): the mean of this step's two, (q_m + q_{m-1}) / 2.
+// A guess that reads fewer solves carries fewer of their errors: against the extrapolation for every stage these took
+// the 512^3 step from 2.05 to 1.65 V-cycles and 64^3 from 3.0 to 2.3 on an H200. The first step and the next stage
+// start from a copy too. Checkpoints hold the S pressures before the last, so a restart continues with the same
+// guesses. The pressure a step starts from is the newest kept one after its first solve and the oldest after its
 // last, so it also serves as the last good state's pressure, without a copy of its own.
 #include "core/types.hpp"
 #include "fields/field.hpp"
@@ -30,8 +34,9 @@ namespace eddy::time {
 class PressureGuess {
  public:
   /// Guesses for a scheme of `stages` stages on fields of `shape`; schemes of one stage start each solve from the
-  /// pressure as it is. `first_stage_extrapolated`: stage 0 extrapolates as the others do, instead of copying.
-  PressureGuess(const fields::LocalShape& shape, int stages, bool first_stage_extrapolated = false);
+  /// pressure as it is. `ssp_stage_times`: the three stages of the SSP RK3, whose pressures lie at t, t + dt and
+  /// t + dt / 2.
+  PressureGuess(const fields::LocalShape& shape, int stages, bool ssp_stage_times = false);
   /// Before stage `stage`'s solve: its initial guess, written into the buffer of the oldest kept pressure, which `p`
   /// names on return; the pressure `p` named before is kept.
   void before_solve(Field& p, int stage);
@@ -50,7 +55,7 @@ class PressureGuess {
 
  private:
   std::vector<Field> kept_;  // the pressures of the solves before the last, oldest first
-  bool extrapolate_first_ = false;
+  bool ssp_stage_times_ = false;
   int known_ = 0;        // how many of the newest in kept_ hold a solve's pressure
   bool solved_ = false;  // the pressure field holds a solve's result
   Field step_start_;     // the kept buffer that holds the pressure the current step started from

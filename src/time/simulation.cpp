@@ -71,7 +71,7 @@ struct Simulation::Impl {
         momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency()),
         stages(stage_table(deck_in.time.scheme)),
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count,
-                       deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
+                       !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
     if (pressure_guess.keeps_step_start()) last_good.p = Field();  // the guesses keep it
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");

@@ -1,7 +1,8 @@
 // The initial guesses of the Runge-Kutta stages' pressure solves (time/pressure_guess.hpp): where each stage's pressure
-// changes linearly from step to step, stage k >= 1 starts from its exact pressure from the second step on, and stage 0
-// from the third where it extrapolates too; the first step, stage 0 otherwise, and a one-stage scheme start from the
-// pressure as they find it, and a guess restored from what a checkpoint holds goes on with the same guesses.
+// changes linearly from step to step, stage k >= 1 starts from its exact pressure from the second step on, and under
+// the SSP RK3 each stage from the pressures nearest in time; the first step, Wray's stage 0, and a one-stage scheme
+// start from the pressure as they find it, and a guess restored from what a checkpoint holds goes on with the same
+// guesses.
 #include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
 #include "time/pressure_guess.hpp"
@@ -44,29 +45,78 @@ void fill_pressure(const Field& p, int step, int stage) {
 
 TEST(PressureGuess, StagesStartFromTheirExactPressureWhenItChangesLinearlyFromStepToStep) {
   const auto shape = block_shape();
-  for (bool first_extrapolated : {false, true}) {
-    eddy::time::PressureGuess guess(shape, 3, first_extrapolated);
-    Field p = eddy::fields::make_field("p", shape), expected = eddy::fields::make_field("expected", shape),
-          found = eddy::fields::make_field("found", shape);
-    for (int step = 0; step < 4; ++step) {
-      for (int stage = 0; stage < 3; ++stage) {
-        SCOPED_TRACE("step " + std::to_string(step) + " stage " + std::to_string(stage) +
-                     (first_extrapolated ? ", first stage extrapolated" : ""));
-        Kokkos::deep_copy(found, p);
-        guess.before_solve(p, stage);
-        // Stage 0 extrapolates once the three solves before it are kept: from the third step on.
-        const bool copied = step == 0 || (stage == 0 && (!first_extrapolated || step < 2));
-        if (copied) {
-          EXPECT_EQ(eddy::testing::max_view_difference(p, found), 0);  // the pressure as the stage found it
-        } else {
-          fill_pressure(expected, step, stage);
-          EXPECT_LE(eddy::testing::max_view_difference(p, expected), 1e-13);
-          EXPECT_GT(eddy::testing::max_view_difference(found, expected),
-                    0.1);  // the previous stage's pressure was far from it
-        }
-        fill_pressure(p, step, stage);  // what the solve returns
-        guess.after_solve();
+  eddy::time::PressureGuess guess(shape, 3);
+  Field p = eddy::fields::make_field("p", shape), expected = eddy::fields::make_field("expected", shape),
+        found = eddy::fields::make_field("found", shape);
+  for (int step = 0; step < 4; ++step) {
+    for (int stage = 0; stage < 3; ++stage) {
+      SCOPED_TRACE("step " + std::to_string(step) + " stage " + std::to_string(stage));
+      Kokkos::deep_copy(found, p);
+      guess.before_solve(p, stage);
+      if (step == 0 || stage == 0) {
+        EXPECT_EQ(eddy::testing::max_view_difference(p, found), 0);  // the pressure as the stage found it
+      } else {
+        fill_pressure(expected, step, stage);
+        EXPECT_LE(eddy::testing::max_view_difference(p, expected), 1e-13);
+        EXPECT_GT(eddy::testing::max_view_difference(found, expected),
+                  0.1);  // the previous stage's pressure was far from it
       }
+      fill_pressure(p, step, stage);  // what the solve returns
+      guess.after_solve();
+    }
+  }
+}
+
+// The SSP RK3's stage pressures lie at t, t + dt and t + dt / 2 of their step. Each solve here returns a pressure
+// linear in time plus an error of its own: every guess must be its recipe over the solves it names (stage 0 the last
+// step's stage 1, stage 1 the extrapolation, stage 2 the mean of this step's two), exact in time, and so carry the
+// errors of those solves only.
+TEST(PressureGuess, SspStagesStartFromThePressuresNearestInTime) {
+  const auto shape = block_shape();
+  eddy::time::PressureGuess guess(shape, 3, true);
+  Field p = eddy::fields::make_field("p", shape), found = eddy::fields::make_field("found", shape);
+  using Host = Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  const double stage_time[3] = {0, 1, 0.5};
+  // What solve m returned: p at its time, linear from step to step, plus 1e-3 times a pattern of its own.
+  const auto solve_result = [&](int m, double t) {
+    const int whole = static_cast<int>(std::floor(t));
+    Field a = eddy::fields::make_field("a", shape), b = eddy::fields::make_field("b", shape);
+    fill_pressure(a, whole, 0);
+    fill_pressure(b, whole + 1, 0);
+    Host result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+    const Host next = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+    for (std::size_t n = 0; n < result.span(); ++n) {
+      result.data()[n] += (t - whole) * (next.data()[n] - result.data()[n]) + 1e-3 * std::sin(0.37 * n + 1.7 * m);
+    }
+    return result;
+  };
+  std::vector<Host> solves;
+  for (int step = 0; step < 4; ++step) {
+    for (int stage = 0; stage < 3; ++stage) {
+      SCOPED_TRACE("step " + std::to_string(step) + " stage " + std::to_string(stage));
+      Kokkos::deep_copy(found, p);
+      guess.before_solve(p, stage);
+      const Host got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p);
+      const int m = static_cast<int>(solves.size()) - 1;  // the last solve
+      if (step == 0 || (stage == 0 && step < 2)) {
+        EXPECT_EQ(eddy::testing::max_view_difference(p, found), 0);  // copied: too few solves kept
+      } else {
+        const double t = step + stage_time[stage];
+        const Host exact = solve_result(-1, t);  // p at the stage's time, with an error of no solve's
+        double recipe_error = 0, time_error = 0;
+        for (std::size_t n = 0; n < got.span(); ++n) {
+          const auto q = [&](int back) { return solves[m - back].data()[n]; };
+          const Real want = stage == 0 ? q(1) : stage == 1 ? q(0) + (q(2) - q(3)) : Real(0.5) * (q(0) + q(1));
+          recipe_error = std::max(recipe_error, std::abs(got.data()[n] - want));
+          time_error = std::max(time_error, std::abs(got.data()[n] - exact.data()[n]));
+        }
+        EXPECT_LE(recipe_error, 1e-13);
+        EXPECT_LE(time_error, 3.1e-3);  // the solves' errors, none of the pressure's change in time
+      }
+      const Host result = solve_result(static_cast<int>(solves.size()), step + stage_time[stage]);
+      Kokkos::deep_copy(p, result);
+      solves.push_back(result);
+      guess.after_solve();
     }
   }
 }
