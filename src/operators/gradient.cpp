@@ -43,16 +43,22 @@ CorrectionBoxes correction_boxes(const StaggeredGrid& grid, const CorrectedBound
   return boxes;
 }
 
-/// value - d, stored at flat offset p of `vel` where the pair's faces lie in `box` (row j, plane k).
-KOKKOS_FORCEINLINE_FUNCTION void store_corrected(Real* vel, int p, const FaceBox& box, int i, int j, int k,
+/// value - d, stored at flat offset p of `vel` where the pair's faces lie in `box` (row j, plane k), and at their
+/// periodic images.
+KOKKOS_FORCEINLINE_FUNCTION void store_corrected(Real* vel, int p, const FaceBox& box,
+                                                 const parallel::PeriodicImages& images, int i, int j, int k,
                                                  const RealPair& value, const RealPair& d) {
-  grid::store_pair(vel, p, {value.even - d.even, value.odd - d.odd}, box.contains(i, j, k), box.contains(i + 1, j, k));
+  const RealPair corrected{value.even - d.even, value.odd - d.odd};
+  const bool even_in = box.contains(i, j, k), odd_in = box.contains(i + 1, j, k);
+  grid::store_pair(vel, p, corrected, even_in, odd_in);
+  if (even_in) images.for_each_image(i, j, k, [&](int to) { vel[p + to] = corrected.even; });
+  if (odd_in) images.for_each_image(i + 1, j, k, [&](int to) { vel[p + 1 + to] = corrected.odd; });
 }
 
 /// subtract_pressure_gradient_by_pairs with the w component (3D) or without (2D).
 template <bool HasZ>
 void correction_columns(const fields::FlowState& state, const Field& phi, Real factor, const StaggeredGrid& grid,
-                        const CorrectionBoxes& boxes) {
+                        const CorrectionBoxes& boxes, const parallel::PeriodicImages& images) {
   const fields::LocalShape& s = grid.shape;
   const int sy = s.extent(0), sz = sy * s.extent(1), top = s.extent(2) - 1;
   Real* __restrict__ u = state.u.data();
@@ -85,12 +91,12 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
           const RealPair north = grid::load_pair(p, q + sy), u_next = grid::load_pair(u, q_next),
                          v_next = grid::load_pair(v, q_next);
           const Real east = p[q + 2];
-          store_corrected(u, q, box_u, c.i, c.j, k, u_face,
+          store_corrected(u, q, box_u, images, c.i, c.j, k, u_face,
                           {(centre.odd - centre.even) * fx, (east - centre.odd) * fx});
-          store_corrected(v, q, box_v, c.i, c.j, k, v_face,
+          store_corrected(v, q, box_v, images, c.i, c.j, k, v_face,
                           {(north.even - centre.even) * fy, (north.odd - centre.odd) * fy});
           if (HasZ) {
-            store_corrected(w, q, box_w, c.i, c.j, k, w_face,
+            store_corrected(w, q, box_w, images, c.i, c.j, k, w_face,
                             {(above.even - centre.even) * fz, (above.odd - centre.odd) * fz});
             centre = above;
             above = next;
@@ -108,9 +114,10 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
 // two or three differences (one kernel per component reads it once each). Fields are accessed through int offsets
 // (fields/flat_field.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
-                                const StaggeredGrid& grid, const CorrectedBoundaries& corrected) {
+                                const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
+                                const parallel::PeriodicImages& images) {
   if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, phi})) {
-    subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected);
+    subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected, images);
     return;
   }
   const fields::WritableFlatField u(state.u), v(state.v), w(state.w);
@@ -121,21 +128,27 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
   const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
   grid::for_each_box_point(
       "projection::correct_velocity", boxes.lo, boxes.hi, KOKKOS_LAMBDA(int i, int j, int k) {
-        if (box_u.contains(i, j, k)) u(i, j, k) -= factor * ddx_center_to_face(p, i, j, k, inv.x);
-        if (box_v.contains(i, j, k)) v(i, j, k) -= factor * ddy_center_to_face(p, i, j, k, inv.y);
-        if (three_d && box_w.contains(i, j, k)) w(i, j, k) -= factor * ddz_center_to_face(p, i, j, k, inv.z);
+        // The new value at (i, j, k) and at its periodic images.
+        const auto store = [&](const fields::WritableFlatField& f, Real value) {
+          f(i, j, k) = value;
+          images.for_each_image(i, j, k, [&](int to) { (&f(i, j, k))[to] = value; });
+        };
+        if (box_u.contains(i, j, k)) store(u, u(i, j, k) - factor * ddx_center_to_face(p, i, j, k, inv.x));
+        if (box_v.contains(i, j, k)) store(v, v(i, j, k) - factor * ddy_center_to_face(p, i, j, k, inv.y));
+        if (three_d && box_w.contains(i, j, k)) store(w, w(i, j, k) - factor * ddz_center_to_face(p, i, j, k, inv.z));
       });
 }
 
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
-                                         const StaggeredGrid& grid, const CorrectedBoundaries& corrected) {
+                                         const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
+                                         const parallel::PeriodicImages& images) {
   require(grid::fits_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}),
           "subtract_pressure_gradient_by_pairs: rows of odd length or fields not aligned to pairs of values");
   const CorrectionBoxes boxes = correction_boxes(grid, corrected);
   if (grid.three_d) {
-    correction_columns<true>(state, phi, factor, grid, boxes);
+    correction_columns<true>(state, phi, factor, grid, boxes, images);
   } else {
-    correction_columns<false>(state, phi, factor, grid, boxes);
+    correction_columns<false>(state, phi, factor, grid, boxes, images);
   }
 }
 

@@ -267,6 +267,11 @@ std::string HaloExchange::backend_name() const {
   return "mpi";
 }
 
+PeriodicImages HaloExchange::images_in_place() const {
+  if (remote_count_ > 0 || width_ != 1) return {};
+  return periodic_images(decomp_, shape_, fields_[0]);
+}
+
 long long HaloExchange::bytes_per_exchange() const {
   long long points = 0;
   for (int s = 0; s < remote_count_; ++s) points += segments_[s].points();

@@ -13,6 +13,7 @@
 #include "parallel/context.hpp"
 #include "parallel/halo_plan.hpp"
 #include "parallel/peer_links.hpp"
+#include "parallel/periodic_images.hpp"
 
 #include <memory>
 #include <string>
@@ -37,6 +38,10 @@ class HaloExchange {
   void begin();
   /// Completes the exchange started by begin(): waits for the messages and unpacks them (enqueued on ExecSpace()).
   void finish();
+
+  /// The ghosts that kernels writing the fields' owned points may fill in place of this exchange: empty unless every
+  /// ghost it fills mirrors a cell of this rank, one layer deep.
+  PeriodicImages images_in_place() const;
 
   /// Bytes sent to other ranks per exchange (for bandwidth reports).
   long long bytes_per_exchange() const;

@@ -43,6 +43,7 @@ struct StagePoint {
   int ghost;
   int owned_x, owned_y, owned_z;  // one past the last owned point
   int end_u, end_v, end_w;        // one past the last advanced face of each component
+  parallel::PeriodicImages images;
 
   StagePoint(const StageTargets& t, const operators::StaggeredGrid& grid, Real viscosity, const StageWeights& w)
       : next_u(t.next.u.data()),
@@ -70,7 +71,8 @@ struct StagePoint {
         owned_z(ghost + grid.shape.cells[2]),
         end_u(grid.momentum_box(0).second[0]),
         end_v(grid.momentum_box(1).second[1]),
-        end_w(grid.momentum_box(2).second[2]) {
+        end_w(grid.momentum_box(2).second[2]),
+        images(t.images) {
     require(share_one_shape(t.next.u, {t.next.u, t.next.v, t.next.w, t.tendency.u, t.tendency.v, t.tendency.w,
                                        t.start.u, t.start.v, t.start.w}),
             "fused_stage: the stage's targets differ in shape or hold 2^31 points or more");
@@ -122,6 +124,7 @@ struct StagePoint {
   template <bool Upwind, bool Blend, class F>
   KOKKOS_INLINE_FUNCTION void operator()(const F& u, const F& v, const F& w, int si, int sj, int sk, int i, int j,
                                          int k, const Carried& carried) const {
+    if (images.is_image(i, j, k)) return;  // the owned point it mirrors writes it
     const Advanced on = advanced(i, j, k);
     Real now_u = 0, now_v = 0, now_w = 0;
     if (on.u) now_u = operators::momentum_tendency<0, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
@@ -129,15 +132,23 @@ struct StagePoint {
     if (on.w) now_w = operators::momentum_tendency<2, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
     const Real u_here = u(si, sj, sk), v_here = v(si, sj, sk), w_here = three_d ? w(si, sj, sk) : 0;
     const int o = offset(i, j, k);
+    Real new_u, new_v, new_w = 0;
     if (Blend) {
-      next_u[o] = (on.u ? kept : 1) * u_here + (a * now_u + carried.u);
-      next_v[o] = (on.v ? kept : 1) * v_here + (a * now_v + carried.v);
-      if (three_d) next_w[o] = (on.w ? kept : 1) * w_here + (a * now_w + carried.w);
+      new_u = (on.u ? kept : 1) * u_here + (a * now_u + carried.u);
+      new_v = (on.v ? kept : 1) * v_here + (a * now_v + carried.v);
+      if (three_d) new_w = (on.w ? kept : 1) * w_here + (a * now_w + carried.w);
     } else {
-      next_u[o] = u_here + (a * now_u + b * carried.u);
-      next_v[o] = v_here + (a * now_v + b * carried.v);
-      if (three_d) next_w[o] = w_here + (a * now_w + b * carried.w);
+      new_u = u_here + (a * now_u + b * carried.u);
+      new_v = v_here + (a * now_v + b * carried.v);
+      if (three_d) new_w = w_here + (a * now_w + b * carried.w);
     }
+    const auto store = [&](int d) {
+      next_u[o + d] = new_u;
+      next_v[o + d] = new_v;
+      if (three_d) next_w[o + d] = new_w;
+    };
+    store(0);
+    images.for_each_image(i, j, k, store);
     if (keep) {
       if (on.u) rhs_u[o] = now_u;
       if (on.v) rhs_v[o] = now_v;

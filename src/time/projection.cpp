@@ -36,8 +36,8 @@ solver::PoissonStats Projection::solve(const fields::FlowState& state, bool pin_
   return solver_->solve(state.p, rhs_, request);
 }
 
-void Projection::correct(const fields::FlowState& state, Real weight) {
-  operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_);
+void Projection::correct(const fields::FlowState& state, Real weight, const parallel::PeriodicImages& images) {
+  operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_, images);
 }
 
 }  // namespace eddy::time

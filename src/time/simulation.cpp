@@ -64,11 +64,13 @@ struct Simulation::Impl {
              deck_in.parallel.halo_backend),
         overlap(grid::overlap_ranges(decomp, shape, 1)),
         overlap_halo(deck_in.parallel.overlap && halo.bytes_per_exchange() > 0),
+        velocity_images(halo.images_in_place()),
         boundary(deck_in.boundary, decomp, shape),
         timers(deck_in.output.exact_phase_times),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
-        momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency()),
+        momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency(),
+                 velocity_images),
         stages(stage_table(deck_in.time.scheme)),
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count,
                        !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
@@ -98,8 +100,9 @@ struct Simulation::Impl {
   }
 
   // Fills ghosts from neighbours, then the physical boundaries (normal faces too when `normal_faces`).
-  void fill_velocity_ghosts(bool normal_faces, Real stage_dt, Real start_weight = 0) {
-    {
+  // `images_written`: the kernel that wrote the velocity wrote its periodic images, which are all the exchange fills.
+  void fill_velocity_ghosts(bool normal_faces, Real stage_dt, Real start_weight = 0, bool images_written = false) {
+    if (!images_written) {
       auto scope = timers.time(Phase::halo);
       halo.exchange();
     }
@@ -150,9 +153,9 @@ struct Simulation::Impl {
     }
     {
       auto scope = timers.time(Phase::projection);
-      projection.correct(state, weight);
+      projection.correct(state, weight, velocity_images);
     }
-    fill_velocity_ghosts(false, 0);
+    fill_velocity_ghosts(false, 0, 0, !velocity_images.empty());
     return stats;
   }
 
@@ -165,11 +168,11 @@ struct Simulation::Impl {
   void predict_with_previous_pressure(Real weight) {
     {
       auto scope = timers.time(Phase::projection);
-      projection.correct(state, weight);
+      projection.correct(state, weight, velocity_images);
       Kokkos::deep_copy(previous_pressure, state.p);
       Kokkos::deep_copy(state.p, 0);
     }
-    fill_velocity_ghosts(false, 0);
+    fill_velocity_ghosts(false, 0, 0, !velocity_images.empty());
   }
 
   // Initial field, made divergence-free, and the first diagnostics (for the first step size).
@@ -280,7 +283,7 @@ struct Simulation::Impl {
       if (rhs_built) {
         fill_velocity_ghosts_building_rhs(dt * stage.alpha(), stage.beta);
       } else {
-        fill_velocity_ghosts(true, dt * stage.alpha(), stage.beta);
+        fill_velocity_ghosts(true, dt * stage.alpha(), stage.beta, momentum.writes_images());
       }
       if (physics.has_bodies()) {
         predict_with_previous_pressure(dt * stage.alpha());
@@ -356,6 +359,9 @@ struct Simulation::Impl {
   parallel::HaloExchange halo;
   grid::OverlapRanges overlap;  // the owned cells split around the velocity halo's late ghosts
   bool overlap_halo = false;    // parallel.overlap, where the velocity halo sends messages to other ranks
+  // The velocity's ghosts that the stages and the correction write in place of the halo exchange (one rank along every
+  // periodic axis; parallel/periodic_images.hpp).
+  parallel::PeriodicImages velocity_images;
   boundary::VelocityBoundary boundary;
   PhaseTimers timers;  // before the projection, whose solver charges its communication to it
   Projection projection;
