@@ -208,9 +208,9 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
                   {3, 1},
                   time_kernel([&] { divergence_by_cells(state, div, flow_grid); }, reps, reducer)});
 
-  // Production writes the velocity's periodic images where they replace its halo exchange (one rank).
-  const parallel::PeriodicImages images =
-      parallel::HaloExchange(context, decomp, shape, {state.u, state.v, state.w}, 1).images_in_place();
+  // Production writes the velocity's rows' ends to their x ghosts where the halo exchange allows it (one rank).
+  const parallel::RowEndImages row_ends =
+      parallel::HaloExchange(context, decomp, shape, {state.u, state.v, state.w}, 1).row_end_images();
   const auto corrected = random_state(shape, context.rank()), corrected_form = random_state(shape, context.rank());
   copy_state(corrected_form, corrected);
   const Real factor = 1e-3;
@@ -224,8 +224,8 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
       {"gradient correction (production)",
        {4, 3},
        time_kernel(
-           [&] { operators::subtract_pressure_gradient(corrected, corrected.p, factor, flow_grid, {}, images); }, reps,
-           reducer)});
+           [&] { operators::subtract_pressure_gradient(corrected, corrected.p, factor, flow_grid, {}, row_ends); },
+           reps, reducer)});
   rows.push_back({"gradient correction, one cell/thread",
                   {4, 3},
                   time_kernel([&] { correction_by_cells(corrected, corrected.p, factor, flow_grid); }, reps, reducer)});
@@ -297,7 +297,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
         rows.push_back({name + form, mixes[s], time_kernel([&] { run(form_targets); }, reps, reducer)});
       };
       time_form(forms[s], [&](const time::StageTargets& t) {
-        time::fused_stage(state, {t.next, t.tendency, t.start, images}, flow_grid, scheme, viscosity, weights[s]);
+        time::fused_stage(state, {t.next, t.tendency, t.start, row_ends}, flow_grid, scheme, viscosity, weights[s]);
       });
       time_form(", one point/thread", [&](const time::StageTargets& t) {
         time::fused_stage_by_points(state, t, flow_grid, scheme, viscosity, weights[s]);

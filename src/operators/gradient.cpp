@@ -43,22 +43,26 @@ CorrectionBoxes correction_boxes(const StaggeredGrid& grid, const CorrectedBound
   return boxes;
 }
 
-/// value - d, stored at flat offset p of `vel` where the pair's faces lie in `box` (row j, plane k), and at their
-/// periodic images.
-KOKKOS_FORCEINLINE_FUNCTION void store_corrected(Real* vel, int p, const FaceBox& box,
-                                                 const parallel::PeriodicImages& images, int i, int j, int k,
-                                                 const RealPair& value, const RealPair& d) {
+// The images of a pair of faces at the ends of an owned row: the offset to each face's image, 0 where it has none.
+struct PairImages {
+  int even = 0, odd = 0;
+};
+
+/// value - d, stored at flat offset p of `vel` where the pair's faces lie in `box` (row j, plane k), and at the
+/// `images` of those faces.
+KOKKOS_FORCEINLINE_FUNCTION void store_corrected(Real* vel, int p, const FaceBox& box, const PairImages& images, int i,
+                                                 int j, int k, const RealPair& value, const RealPair& d) {
   const RealPair corrected{value.even - d.even, value.odd - d.odd};
   const bool even_in = box.contains(i, j, k), odd_in = box.contains(i + 1, j, k);
   grid::store_pair(vel, p, corrected, even_in, odd_in);
-  if (even_in) images.for_each_image(i, j, k, [&](int to) { vel[p + to] = corrected.even; });
-  if (odd_in) images.for_each_image(i + 1, j, k, [&](int to) { vel[p + 1 + to] = corrected.odd; });
+  if (images.even != 0 && even_in) vel[p + images.even] = corrected.even;
+  if (images.odd != 0 && odd_in) vel[p + 1 + images.odd] = corrected.odd;
 }
 
 /// subtract_pressure_gradient_by_pairs with the w component (3D) or without (2D).
 template <bool HasZ>
 void correction_columns(const fields::FlowState& state, const Field& phi, Real factor, const StaggeredGrid& grid,
-                        const CorrectionBoxes& boxes, const parallel::PeriodicImages& images) {
+                        const CorrectionBoxes& boxes, const parallel::RowEndImages& row_ends) {
   const fields::LocalShape& s = grid.shape;
   const int sy = s.extent(0), sz = sy * s.extent(1), top = s.extent(2) - 1;
   Real* __restrict__ u = state.u.data();
@@ -80,8 +84,13 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
           above = grid::load_pair(p, column + sz * (c.k0 + 1 < top ? c.k0 + 1 : top));
           w_face = grid::load_pair(w, column + sz * c.k0);
         }
+        // The column's faces at the ends of a row that has images (none on most columns).
+        const bool row_end = row_ends.image_offset(c.i) != 0 || row_ends.image_offset(c.i + 1) != 0;
         for (int k = c.k0; k < c.k1; ++k) {
           const int q = column + sz * k, q_next = column + sz * (k + 1 < c.k1 ? k + 1 : k);
+          PairImages images;
+          if (row_end && row_ends.owned_row(c.j, k))
+            images = {row_ends.image_offset(c.i), row_ends.image_offset(c.i + 1)};
           // Every load before the first store: the compiler cannot move a load past a store to another field.
           RealPair next{}, w_next{};
           if (HasZ) {
@@ -115,9 +124,9 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
 // (fields/flat_field.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                const parallel::PeriodicImages& images) {
+                                const parallel::RowEndImages& row_ends) {
   if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, phi})) {
-    subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected, images);
+    subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected, row_ends);
     return;
   }
   const fields::WritableFlatField u(state.u), v(state.v), w(state.w);
@@ -128,10 +137,11 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
   const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
   grid::for_each_box_point(
       "projection::correct_velocity", boxes.lo, boxes.hi, KOKKOS_LAMBDA(int i, int j, int k) {
-        // The new value at (i, j, k) and at its periodic images.
+        // The new value at (i, j, k), and at its image where it ends an owned row.
+        const int image = row_ends.owned_row(j, k) ? row_ends.image_offset(i) : 0;
         const auto store = [&](const fields::WritableFlatField& f, Real value) {
           f(i, j, k) = value;
-          images.for_each_image(i, j, k, [&](int to) { (&f(i, j, k))[to] = value; });
+          if (image != 0) f(i + image, j, k) = value;
         };
         if (box_u.contains(i, j, k)) store(u, u(i, j, k) - factor * ddx_center_to_face(p, i, j, k, inv.x));
         if (box_v.contains(i, j, k)) store(v, v(i, j, k) - factor * ddy_center_to_face(p, i, j, k, inv.y));
@@ -141,14 +151,14 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
 
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                         const parallel::PeriodicImages& images) {
+                                         const parallel::RowEndImages& row_ends) {
   require(grid::fits_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}),
           "subtract_pressure_gradient_by_pairs: rows of odd length or fields not aligned to pairs of values");
   const CorrectionBoxes boxes = correction_boxes(grid, corrected);
   if (grid.three_d) {
-    correction_columns<true>(state, phi, factor, grid, boxes, images);
+    correction_columns<true>(state, phi, factor, grid, boxes, row_ends);
   } else {
-    correction_columns<false>(state, phi, factor, grid, boxes, images);
+    correction_columns<false>(state, phi, factor, grid, boxes, row_ends);
   }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The pressure-gradient correction of the projection: u <- u - factor * grad(phi) on the faces.
 #include "operators/staggered_grid.hpp"
-#include "parallel/periodic_images.hpp"
+#include "parallel/row_end_images.hpp"
 
 namespace eddy::operators {
 
@@ -9,16 +9,16 @@ namespace eddy::operators {
 /// (outflow). Wall and inflow faces keep the normal velocity their boundary condition set.
 using CorrectedBoundaries = std::array<std::array<bool, 2>, 3>;
 
-/// Subtracts factor * grad(phi) from the owned faces (and the flagged boundary faces) and writes the moved faces'
-/// periodic `images`; phi ghosts must be valid. On GPUs it marches columns of face pairs where the fields allow
+/// Subtracts factor * grad(phi) from the owned faces (and the flagged boundary faces), and writes the moved ends of
+/// owned rows to their `row_ends` images; phi ghosts must be valid. On GPUs it marches columns of face pairs where the fields allow
 /// (grid/pair_columns.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                const parallel::PeriodicImages& images = {});
+                                const parallel::RowEndImages& row_ends = {});
 
 /// subtract_pressure_gradient by columns of face pairs on any backend; requires grid::fits_cell_pairs for the fields.
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                         const parallel::PeriodicImages& images = {});
+                                         const parallel::RowEndImages& row_ends = {});
 
 }  // namespace eddy::operators

@@ -208,6 +208,16 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
   check_fields();
   segments_ = plan_halo(decomp_, shape_, width_);
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
+  if (!row_end_images().empty()) {
+    // Every segment is a copy within the rank; those along y and z take whole rows, whose x ghosts (read through the
+    // wrap from the owned points they mirror) fill the edges and corners of the x faces.
+    for (HaloSegment s : segments_) {
+      if (s.direction[0] != 0) continue;
+      s.send_lo[0] = s.recv_lo[0] = shape_.ghost - 1;
+      s.dims[0] = shape_.cells[0] + 2;
+      row_segments_.push_back(s);
+    }
+  }
   comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();
   transport_ = choose_transport(backend);
   if (transport_ == Transport::nccl) {
@@ -267,9 +277,18 @@ std::string HaloExchange::backend_name() const {
   return "mpi";
 }
 
-PeriodicImages HaloExchange::images_in_place() const {
+RowEndImages HaloExchange::row_end_images() const {
   if (remote_count_ > 0 || width_ != 1) return {};
-  return periodic_images(decomp_, shape_, fields_[0]);
+  return parallel::row_end_images(decomp_, shape_);
+}
+
+void HaloExchange::exchange_after_row_ends() {
+  ProfileRegion region("halo::after_row_ends");
+  require(!row_end_images().empty(), "halo exchange: the x ghosts of these fields are not their rows' images");
+  require(!in_flight_, "halo exchange: exchange_after_row_ends() while an exchange is in flight");
+  const int count = static_cast<int>(row_segments_.size());
+  pack(field_access(fields_, shape_),
+       make_table(row_segments_, count, static_cast<int>(fields_.size()), true, std::vector<Real*>(count, nullptr)));
 }
 
 long long HaloExchange::bytes_per_exchange() const {

@@ -13,7 +13,7 @@
 #include "parallel/context.hpp"
 #include "parallel/halo_plan.hpp"
 #include "parallel/peer_links.hpp"
-#include "parallel/periodic_images.hpp"
+#include "parallel/row_end_images.hpp"
 
 #include <memory>
 #include <string>
@@ -39,9 +39,12 @@ class HaloExchange {
   /// Completes the exchange started by begin(): waits for the messages and unpacks them (enqueued on ExecSpace()).
   void finish();
 
-  /// The ghosts that kernels writing the fields' owned points may fill in place of this exchange: empty unless every
-  /// ghost it fills mirrors a cell of this rank, one layer deep.
-  PeriodicImages images_in_place() const;
+  /// The x ghosts that kernels writing the fields' rows may fill themselves: empty unless every ghost the exchange
+  /// fills mirrors a cell of this rank, one layer deep, and x is periodic.
+  RowEndImages row_end_images() const;
+  /// exchange() after the kernel that wrote the fields wrote their row_end_images(): the x faces are left as they
+  /// are, and the other ghosts are filled by whole rows, x ghosts included.
+  void exchange_after_row_ends();
 
   /// Bytes sent to other ranks per exchange (for bandwidth reports).
   long long bytes_per_exchange() const;
@@ -74,7 +77,8 @@ class HaloExchange {
   Transport transport_ = Transport::mpi;
   bool in_flight_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::vector<HaloSegment> segments_;  // remote first, then local
+  std::vector<HaloSegment> segments_;      // remote first, then local
+  std::vector<HaloSegment> row_segments_;  // exchange_after_row_ends(): the segments along y and z, by whole rows
   int remote_count_ = 0;
   std::vector<long long> offset_;  // start of each remote segment in the buffers (all fields)
   Buffer send_, recv_;             // [remote segment][field][point]

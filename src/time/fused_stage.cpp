@@ -43,7 +43,7 @@ struct StagePoint {
   int ghost;
   int owned_x, owned_y, owned_z;  // one past the last owned point
   int end_u, end_v, end_w;        // one past the last advanced face of each component
-  parallel::PeriodicImages images;
+  parallel::RowEndImages row_ends;
 
   StagePoint(const StageTargets& t, const operators::StaggeredGrid& grid, Real viscosity, const StageWeights& w)
       : next_u(t.next.u.data()),
@@ -72,7 +72,7 @@ struct StagePoint {
         end_u(grid.momentum_box(0).second[0]),
         end_v(grid.momentum_box(1).second[1]),
         end_w(grid.momentum_box(2).second[2]),
-        images(t.images) {
+        row_ends(t.row_ends) {
     require(share_one_shape(t.next.u, {t.next.u, t.next.v, t.next.w, t.tendency.u, t.tendency.v, t.tendency.w,
                                        t.start.u, t.start.v, t.start.w}),
             "fused_stage: the stage's targets differ in shape or hold 2^31 points or more");
@@ -124,7 +124,7 @@ struct StagePoint {
   template <bool Upwind, bool Blend, class F>
   KOKKOS_INLINE_FUNCTION void operator()(const F& u, const F& v, const F& w, int si, int sj, int sk, int i, int j,
                                          int k, const Carried& carried) const {
-    if (images.is_image(i, j, k)) return;  // the owned point it mirrors writes it
+    if (row_ends.is_image(i)) return;  // the other end of the row writes it
     const Advanced on = advanced(i, j, k);
     Real now_u = 0, now_v = 0, now_w = 0;
     if (on.u) now_u = operators::momentum_tendency<0, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
@@ -148,7 +148,8 @@ struct StagePoint {
       if (three_d) next_w[o + d] = new_w;
     };
     store(0);
-    images.for_each_image(i, j, k, store);
+    const int image = row_ends.image_offset(i);
+    if (image != 0) store(image);
     if (keep) {
       if (on.u) rhs_u[o] = now_u;
       if (on.v) rhs_v[o] = now_v;

@@ -1,7 +1,8 @@
 #pragma once
 // The one-kernel velocity stage: u* = u + a R_k + b R_{k-1} + c (u_0 - u) on the faces the momentum equation advances,
-// a copy of u everywhere else (or, at periodic images, the value of the owned point they mirror), and R_k kept for the
-// next stage where it reads it (u_0: the velocity the step started from, read where c is not 0). Two loops evaluate it:
+// a copy of u everywhere else (or, at the images of a row's ends, the value of the end they mirror), and R_k kept for
+// the next stage where it reads it (u_0: the velocity the step started from, read where c is not 0). Two loops evaluate
+// it:
 //   by points: one thread per view point, every neighbour read from memory through L1 and L2;
 //   by tiles:  a team per tile of 32 x 8 points of an x-y plane marching up a column of planes. Each plane of u, v and
 //              w, with a one-point rim, is copied once into a ring of planes in team scratch (asynchronous copies on
@@ -13,7 +14,7 @@
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
-#include "parallel/periodic_images.hpp"
+#include "parallel/row_end_images.hpp"
 
 namespace eddy::time {
 
@@ -27,11 +28,11 @@ struct StageWeights {
 
 /// Where the stage writes, and what it carries from earlier stages: u* into `next`; R_{k-1} is read from and R_k kept
 /// in `tendency` (left empty where no stage reads it); u_0 is read from `start` where the start weight is not 0. Where
-/// `images` is not empty, each owned point of u* is also written to its periodic images (the ghosts a halo exchange
-/// of u* would fill), and the stage leaves them to it.
+/// `row_ends` is not empty, the ends of each row of u* are also written to their images, the x ghosts across the
+/// periodic wrap (HaloExchange::exchange_after_row_ends fills the others).
 struct StageTargets {
   fields::FaceVector next, tendency, start;
-  parallel::PeriodicImages images = {};
+  parallel::RowEndImages row_ends = {};
 };
 
 /// A tile of the tile loop: `x` by `y` points of a plane per team, `planes` planes per team (0: chosen from the grid),

@@ -9,8 +9,8 @@
 namespace eddy::time {
 
 MomentumStage::MomentumStage(const fields::LocalShape& shape, bool separate_sources, bool reads_tendency,
-                             const parallel::PeriodicImages& images)
-    : separate_sources_(separate_sources), images_(images) {
+                             const parallel::RowEndImages& row_ends)
+    : separate_sources_(separate_sources), row_ends_(row_ends) {
   if (separate_sources_ || reads_tendency) tendency_ = fields::FaceVector::allocate("rhs_current", shape);
   if (separate_sources_) {
     if (reads_tendency) tendency_old_ = fields::FaceVector::allocate("rhs_previous", shape);
@@ -29,7 +29,7 @@ void MomentumStage::compute(const fields::FlowState& state, const fields::FaceVe
     operators::compute_momentum_tendency(state, tendency_, grid, scheme, viscosity);
     if (add_sources) add_sources(tendency_);
   } else {
-    fused_stage(state, {velocity_next_, tendency_, start, images_}, grid, scheme, viscosity, weights);
+    fused_stage(state, {velocity_next_, tendency_, start, row_ends_}, grid, scheme, viscosity, weights);
   }
 }
 

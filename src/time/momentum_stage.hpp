@@ -10,8 +10,8 @@
 // Per stage this moves 72-96 bytes per cell instead of the 120-144 of a stored tendency plus a separate update. With
 // sources (buoyancy) the tendency is stored, the sources are added to it, and the update runs in place.
 //
-// Where the velocity's halo exchange only copies the rank's own cells (one rank along every periodic axis), the
-// fused stages write those ghosts of u* themselves (parallel/periodic_images.hpp).
+// Where the velocity's halo exchange only copies the rank's own cells and x is periodic, the fused stages write the x
+// ghosts of u* themselves (parallel/row_end_images.hpp).
 //
 // The fused stages also keep the velocity a step started from without copying it: after the first stage the buffer
 // that held it is handed over (hand_over_start_velocity) and a third buffer, the one handed over at the step before,
@@ -28,9 +28,9 @@ namespace eddy::time {
 class MomentumStage {
  public:
   /// Buffers for fields of `shape`; `separate_sources` when sources are added to the stored tendency;
-  /// `reads_tendency` when a stage of the scheme reads R_{k-1}; the fused stages write u*'s periodic `images`.
+  /// `reads_tendency` when a stage of the scheme reads R_{k-1}; the fused stages write the `row_ends` of u*.
   MomentumStage(const fields::LocalShape& shape, bool separate_sources, bool reads_tendency = true,
-                const parallel::PeriodicImages& images = {});
+                const parallel::RowEndImages& row_ends = {});
 
   /// Computes u* (or, with separate sources, R_k plus what `add_sources` adds) from the state's velocity, whose ghosts
   /// must be valid; `start` holds u_0 where the start weight is not 0. The state is unchanged until finish().
@@ -45,12 +45,12 @@ class MomentumStage {
   void hand_over_start_velocity(fields::FlowState& keep, const operators::StaggeredGrid& grid);
   /// True when one kernel computes the tendency and the update.
   bool fused() const { return !separate_sources_; }
-  /// True when u* leaves compute() with its periodic images written: the velocity halo's exchange is not needed.
-  bool writes_images() const { return fused() && !images_.empty(); }
+  /// True when u* leaves compute() with the images of its rows' ends written (HaloExchange::exchange_after_row_ends).
+  bool writes_row_ends() const { return fused() && !row_ends_.empty(); }
 
  private:
   bool separate_sources_;
-  parallel::PeriodicImages images_;  // u*'s ghosts that the fused stages fill
+  parallel::RowEndImages row_ends_;  // u*'s x ghosts that the fused stages fill
   StageWeights weights_;
   fields::FaceVector start_;                    // u_0 of the separate update
   fields::FaceVector velocity_next_;            // u* (fused)

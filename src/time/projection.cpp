@@ -36,8 +36,8 @@ solver::PoissonStats Projection::solve(const fields::FlowState& state, bool pin_
   return solver_->solve(state.p, rhs_, request);
 }
 
-void Projection::correct(const fields::FlowState& state, Real weight, const parallel::PeriodicImages& images) {
-  operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_, images);
+void Projection::correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends) {
+  operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_, row_ends);
 }
 
 }  // namespace eddy::time

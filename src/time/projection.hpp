@@ -27,8 +27,8 @@ class Projection {
   /// Solves for phi (warm-started from and stored into state.p); `pin_mean` sets its mean to zero when the pressure
   /// is only fixed up to a constant (walls and periodic faces).
   solver::PoissonStats solve(const fields::FlowState& state, bool pin_mean);
-  /// Subtracts weight * grad(phi) from the velocity, writing the moved faces' periodic `images` too.
-  void correct(const fields::FlowState& state, Real weight, const parallel::PeriodicImages& images = {});
+  /// Subtracts weight * grad(phi) from the velocity, writing the moved ends of owned rows to their `row_ends` images.
+  void correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends = {});
 
   /// The solver's name for logs.
   std::string solver_name() const { return solver_->name(); }

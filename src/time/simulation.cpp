@@ -64,13 +64,13 @@ struct Simulation::Impl {
              deck_in.parallel.halo_backend),
         overlap(grid::overlap_ranges(decomp, shape, 1)),
         overlap_halo(deck_in.parallel.overlap && halo.bytes_per_exchange() > 0),
-        velocity_images(halo.images_in_place()),
+        velocity_row_ends(halo.row_end_images()),
         boundary(deck_in.boundary, decomp, shape),
         timers(deck_in.output.exact_phase_times),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
         momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency(),
-                 velocity_images),
+                 velocity_row_ends),
         stages(stage_table(deck_in.time.scheme)),
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count,
                        !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
@@ -100,11 +100,15 @@ struct Simulation::Impl {
   }
 
   // Fills ghosts from neighbours, then the physical boundaries (normal faces too when `normal_faces`).
-  // `images_written`: the kernel that wrote the velocity wrote its periodic images, which are all the exchange fills.
-  void fill_velocity_ghosts(bool normal_faces, Real stage_dt, Real start_weight = 0, bool images_written = false) {
-    if (!images_written) {
+  // `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends to their x ghosts.
+  void fill_velocity_ghosts(bool normal_faces, Real stage_dt, Real start_weight = 0, bool row_ends_written = false) {
+    {
       auto scope = timers.time(Phase::halo);
-      halo.exchange();
+      if (row_ends_written) {
+        halo.exchange_after_row_ends();
+      } else {
+        halo.exchange();
+      }
     }
     auto scope = timers.time(Phase::boundary);
     if (normal_faces) {
@@ -153,9 +157,9 @@ struct Simulation::Impl {
     }
     {
       auto scope = timers.time(Phase::projection);
-      projection.correct(state, weight, velocity_images);
+      projection.correct(state, weight, velocity_row_ends);
     }
-    fill_velocity_ghosts(false, 0, 0, !velocity_images.empty());
+    fill_velocity_ghosts(false, 0, 0, !velocity_row_ends.empty());
     return stats;
   }
 
@@ -168,11 +172,11 @@ struct Simulation::Impl {
   void predict_with_previous_pressure(Real weight) {
     {
       auto scope = timers.time(Phase::projection);
-      projection.correct(state, weight, velocity_images);
+      projection.correct(state, weight, velocity_row_ends);
       Kokkos::deep_copy(previous_pressure, state.p);
       Kokkos::deep_copy(state.p, 0);
     }
-    fill_velocity_ghosts(false, 0, 0, !velocity_images.empty());
+    fill_velocity_ghosts(false, 0, 0, !velocity_row_ends.empty());
   }
 
   // Initial field, made divergence-free, and the first diagnostics (for the first step size).
@@ -283,7 +287,7 @@ struct Simulation::Impl {
       if (rhs_built) {
         fill_velocity_ghosts_building_rhs(dt * stage.alpha(), stage.beta);
       } else {
-        fill_velocity_ghosts(true, dt * stage.alpha(), stage.beta, momentum.writes_images());
+        fill_velocity_ghosts(true, dt * stage.alpha(), stage.beta, momentum.writes_row_ends());
       }
       if (physics.has_bodies()) {
         predict_with_previous_pressure(dt * stage.alpha());
@@ -359,9 +363,9 @@ struct Simulation::Impl {
   parallel::HaloExchange halo;
   grid::OverlapRanges overlap;  // the owned cells split around the velocity halo's late ghosts
   bool overlap_halo = false;    // parallel.overlap, where the velocity halo sends messages to other ranks
-  // The velocity's ghosts that the stages and the correction write in place of the halo exchange (one rank along every
-  // periodic axis; parallel/periodic_images.hpp).
-  parallel::PeriodicImages velocity_images;
+  // The velocity's x ghosts that the stages and the correction write themselves (one rank along every periodic axis,
+  // x among them; parallel/row_end_images.hpp).
+  parallel::RowEndImages velocity_row_ends;
   boundary::VelocityBoundary boundary;
   PhaseTimers timers;  // before the projection, whose solver charges its communication to it
   Projection projection;
