@@ -12,9 +12,10 @@ namespace eddy::parallel {
 
 struct RowEndImages {
   bool wraps = false;
-  int first = 0, last = 0;                    // x view indices of the first and last owned point
-  int period = 0;                             // owned points per row
-  Int3 owned_lo{0, 0, 0}, owned_hi{0, 0, 0};  // the owned block [lo, hi) in view indices
+  int first = 0, last = 0;  // x view indices of the first and last owned point
+  int period = 0;           // owned points per row
+  // The owned block [lo, hi) in view indices, in plain arrays as kernels read them.
+  int owned_lo[3] = {0, 0, 0}, owned_hi[3] = {0, 0, 0};
 
   /// True when no image is to be written.
   bool empty() const { return !wraps; }
