@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <type_traits>
 
 namespace eddy::operators {
 namespace {
@@ -48,13 +49,15 @@ struct PairImages {
   int even = 0, odd = 0;
 };
 
-/// value - d, stored at flat offset p of `vel` where the pair's faces lie in `box` (row j, plane k), and at the
-/// `images` of those faces.
+/// value - d, stored at flat offset p of `vel` where the pair's faces lie in `box` (row j, plane k), and, WithImages,
+/// at the `images` of those faces.
+template <bool WithImages>
 KOKKOS_FORCEINLINE_FUNCTION void store_corrected(Real* vel, int p, const FaceBox& box, const PairImages& images, int i,
                                                  int j, int k, const RealPair& value, const RealPair& d) {
   const RealPair corrected{value.even - d.even, value.odd - d.odd};
   const bool even_in = box.contains(i, j, k), odd_in = box.contains(i + 1, j, k);
   grid::store_pair(vel, p, corrected, even_in, odd_in);
+  if (!WithImages) return;
   if (images.even != 0 && even_in) vel[p + images.even] = corrected.even;
   if (images.odd != 0 && odd_in) vel[p + 1 + images.odd] = corrected.odd;
 }
@@ -84,35 +87,44 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
           above = grid::load_pair(p, column + sz * (c.k0 + 1 < top ? c.k0 + 1 : top));
           w_face = grid::load_pair(w, column + sz * c.k0);
         }
-        // The column's faces at the ends of a row that has images (none on most columns).
-        const bool row_end = row_ends.image_offset(c.i) != 0 || row_ends.image_offset(c.i + 1) != 0;
-        for (int k = c.k0; k < c.k1; ++k) {
-          const int q = column + sz * k, q_next = column + sz * (k + 1 < c.k1 ? k + 1 : k);
-          PairImages images;
-          if (row_end && row_ends.owned_row(c.j, k))
-            images = {row_ends.image_offset(c.i), row_ends.image_offset(c.i + 1)};
-          // Every load before the first store: the compiler cannot move a load past a store to another field.
-          RealPair next{}, w_next{};
-          if (HasZ) {
-            next = grid::load_pair(p, column + sz * (k + 2 < top ? k + 2 : top));  // a plane early
-            w_next = grid::load_pair(w, q_next);
+        // The planes of the column, with the images of the faces at the ends of owned rows where WithImages (the two
+        // columns at the ends of a row that has images, a separate copy of the loop so the others run it unchanged).
+        const auto march = [&](auto with_images) {
+          constexpr bool WithImages = decltype(with_images)::value;
+          for (int k = c.k0; k < c.k1; ++k) {
+            const int q = column + sz * k, q_next = column + sz * (k + 1 < c.k1 ? k + 1 : k);
+            PairImages images;
+            if (WithImages && row_ends.owned_row(c.j, k)) {
+              images = {row_ends.image_offset(c.i), row_ends.image_offset(c.i + 1)};
+            }
+            // Every load before the first store: the compiler cannot move a load past a store to another field.
+            RealPair next{}, w_next{};
+            if (HasZ) {
+              next = grid::load_pair(p, column + sz * (k + 2 < top ? k + 2 : top));  // a plane early
+              w_next = grid::load_pair(w, q_next);
+            }
+            const RealPair north = grid::load_pair(p, q + sy), u_next = grid::load_pair(u, q_next),
+                           v_next = grid::load_pair(v, q_next);
+            const Real east = p[q + 2];
+            store_corrected<WithImages>(u, q, box_u, images, c.i, c.j, k, u_face,
+                                        {(centre.odd - centre.even) * fx, (east - centre.odd) * fx});
+            store_corrected<WithImages>(v, q, box_v, images, c.i, c.j, k, v_face,
+                                        {(north.even - centre.even) * fy, (north.odd - centre.odd) * fy});
+            if (HasZ) {
+              store_corrected<WithImages>(w, q, box_w, images, c.i, c.j, k, w_face,
+                                          {(above.even - centre.even) * fz, (above.odd - centre.odd) * fz});
+              centre = above;
+              above = next;
+              w_face = w_next;
+            }
+            u_face = u_next;
+            v_face = v_next;
           }
-          const RealPair north = grid::load_pair(p, q + sy), u_next = grid::load_pair(u, q_next),
-                         v_next = grid::load_pair(v, q_next);
-          const Real east = p[q + 2];
-          store_corrected(u, q, box_u, images, c.i, c.j, k, u_face,
-                          {(centre.odd - centre.even) * fx, (east - centre.odd) * fx});
-          store_corrected(v, q, box_v, images, c.i, c.j, k, v_face,
-                          {(north.even - centre.even) * fy, (north.odd - centre.odd) * fy});
-          if (HasZ) {
-            store_corrected(w, q, box_w, images, c.i, c.j, k, w_face,
-                            {(above.even - centre.even) * fz, (above.odd - centre.odd) * fz});
-            centre = above;
-            above = next;
-            w_face = w_next;
-          }
-          u_face = u_next;
-          v_face = v_next;
+        };
+        if (row_ends.image_offset(c.i) != 0 || row_ends.image_offset(c.i + 1) != 0) {
+          march(std::true_type{});
+        } else {
+          march(std::false_type{});
         }
       });
 }
