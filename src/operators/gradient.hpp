@@ -9,14 +9,16 @@ namespace eddy::operators {
 /// (outflow). Wall and inflow faces keep the normal velocity their boundary condition set.
 using CorrectedBoundaries = std::array<std::array<bool, 2>, 3>;
 
-/// Subtracts factor * grad(phi) from the owned faces (and the flagged boundary faces), and writes the moved ends of
-/// owned rows to their `row_ends` images; phi ghosts must be valid. On GPUs it marches columns of face pairs where the fields allow
-/// (grid/pair_columns.hpp).
+/// Subtracts factor * grad(phi) from the owned faces (and the flagged boundary faces) and, with `row_ends`, from the x
+/// ghost faces of the owned rows, which then hold their images; the ghosts of phi (and with `row_ends` of the velocity)
+/// must be valid, and no y or z boundary face corrected. On GPUs it marches columns of face pairs where the fields
+/// allow (grid/pair_columns.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
                                 const parallel::RowEndImages& row_ends = {});
 
-/// subtract_pressure_gradient by columns of face pairs on any backend; requires grid::fits_cell_pairs for the fields.
+/// subtract_pressure_gradient by columns of face pairs on any backend; requires grid::fits_cell_pairs for the fields
+/// and, with `row_ends`, an even number of cells along x.
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
                                          const parallel::RowEndImages& row_ends = {});

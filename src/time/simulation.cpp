@@ -47,6 +47,16 @@ void add_field(const Field& target, const Field& addend) {
       "time::add_pressure", policy, KOKKOS_LAMBDA(int i, int j, int k) { target(i, j, k) += addend(i, j, k); });
 }
 
+// The velocity's row ends that the stages and the correction write where the halo exchange allows it: not where the
+// correction moves a y or z boundary face (an outflow), whose x ghosts the exchange leaves alone.
+parallel::RowEndImages velocity_row_ends_of(const parallel::HaloExchange& halo,
+                                            const operators::CorrectedBoundaries& corrected) {
+  for (int a : {1, 2}) {
+    if (corrected[a][0] || corrected[a][1]) return {};
+  }
+  return halo.row_end_images();
+}
+
 }  // namespace
 
 struct Simulation::Impl {
@@ -64,8 +74,8 @@ struct Simulation::Impl {
              deck_in.parallel.halo_backend),
         overlap(grid::overlap_ranges(decomp, shape, 1)),
         overlap_halo(deck_in.parallel.overlap && halo.bytes_per_exchange() > 0),
-        velocity_row_ends(halo.row_end_images()),
         boundary(deck_in.boundary, decomp, shape),
+        velocity_row_ends(velocity_row_ends_of(halo, boundary.corrected_boundaries())),
         timers(deck_in.output.exact_phase_times),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid),
@@ -363,10 +373,10 @@ struct Simulation::Impl {
   parallel::HaloExchange halo;
   grid::OverlapRanges overlap;  // the owned cells split around the velocity halo's late ghosts
   bool overlap_halo = false;    // parallel.overlap, where the velocity halo sends messages to other ranks
+  boundary::VelocityBoundary boundary;
   // The velocity's x ghosts that the stages and the correction write themselves (one rank along every periodic axis,
   // x among them; parallel/row_end_images.hpp).
   parallel::RowEndImages velocity_row_ends;
-  boundary::VelocityBoundary boundary;
   PhaseTimers timers;  // before the projection, whose solver charges its communication to it
   Projection projection;
   physics::CoupledPhysics physics;
