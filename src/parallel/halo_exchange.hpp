@@ -4,7 +4,9 @@
 // posts every message; finish() waits and unpacks with one kernel. Transports: MPI (CPUs), NCCL send/receive (GPUs),
 // and on GPUs of one node direct writes into the neighbour's receive buffer (parallel/peer_links.hpp), chosen
 // automatically where every neighbour is in reach. Between the two, kernels may update cells that
-// read no ghost filled by another rank (grid/overlap_ranges.hpp names them).
+// read no ghost filled by another rank (grid/overlap_ranges.hpp names them). On a rank alone along every axis with x
+// periodic, kernels may write the x ghosts of the owned rows themselves (row_end_images()), and
+// exchange_after_row_ends() then copies whole rows along y and z.
 //
 // Ghosts beyond a physical boundary, including edges and corners that lie outside the global domain, are left as
 // they are: physical boundary conditions fill them, after the exchange, over the full extent of the other axes.

@@ -1,7 +1,9 @@
 #pragma once
 // The x ghosts of a field that mirror the other end of their own row: x periodic and not split between ranks, one
-// layer. A kernel that writes a row's owned points can write these images too, and the halo exchange then fills the
-// other ghosts by whole rows (HaloExchange::exchange_after_row_ends). Only the images on owned rows are the
+// layer. A kernel that writes a row's owned points can write these images too (the velocity stage stores each row's
+// ends twice; the pressure-gradient correction, whose inputs' ghosts are valid, corrects the ghost faces as it does
+// the faces they mirror), and the halo exchange then fills the other ghosts by whole rows
+// (HaloExchange::exchange_after_row_ends). Only the images on owned rows are the
 // exchange's; those on rows beyond a physical boundary are the boundary conditions' to set. On one GPU the exchange of
 // an x face touches one 32-byte sector per point; a row's images land in the sectors its own ends fill anyway.
 #include "core/types.hpp"

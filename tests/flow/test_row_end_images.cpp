@@ -1,5 +1,5 @@
 // On a rank alone along its periodic axes, x among them, the velocity stage and the pressure-gradient correction
-// write the ends of the velocity's rows to their x ghosts (parallel/row_end_images.hpp), and the halo exchange fills
+// write the x ghosts of the velocity's rows (parallel/row_end_images.hpp), and the halo exchange fills
 // the other ghosts by whole rows. Each kernel, in every form, followed by that exchange must leave the velocity bit for
 // bit as the same kernel without the images followed by the full exchange: in 2D and 3D, with walls along some of y
 // and z, an even and an odd number of cells along x, for cells of one and of two values per thread. The stage's ghosts
