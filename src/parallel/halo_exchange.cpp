@@ -144,6 +144,64 @@ void unpack(const FieldAccess f, const SegmentTable table) {
       });
 }
 
+// The rows exchange_after_row_ends() fills, each copied whole (x ghosts included) from the owned row it mirrors: first
+// the rows on a y ghost layer (z indices over the owned cells and, where z wraps, its ghost layer: the edges), then
+// the rows on a z ghost layer with an owned y index.
+struct WholeRows {
+  int y_rows = 0, rows = 0;
+  int k_lo = 0, k_count = 1;  // z indices of the rows on a y ghost layer
+  int j_count = 1;            // owned y indices of the rows on a z ghost layer
+  int ghost = 0, ny = 0, nz = 0;
+  int x_lo = 0, x_count = 0;  // the x view indices of a row that are copied
+
+  KOKKOS_INLINE_FUNCTION int wrap(int i, int n) const { return i < ghost ? i + n : i >= ghost + n ? i - n : i; }
+  /// The target row (j, k) of row r and its source.
+  KOKKOS_INLINE_FUNCTION void row(int r, int& j, int& k, int& j_source, int& k_source) const {
+    if (r < y_rows) {
+      j = r < k_count ? ghost - 1 : ghost + ny;
+      k = k_lo + r % k_count;
+    } else {
+      r -= y_rows;
+      k = r < j_count ? ghost - 1 : ghost + nz;
+      j = ghost + r % j_count;
+    }
+    j_source = wrap(j, ny);
+    k_source = wrap(k, nz);
+  }
+};
+
+WholeRows whole_rows(const grid::Decomposition& decomp, const fields::LocalShape& shape) {
+  WholeRows w;
+  w.ghost = shape.ghost;
+  w.ny = shape.cells[1];
+  w.nz = shape.cells[2];
+  w.x_lo = shape.ghost - 1;
+  w.x_count = shape.cells[0] + 2;
+  const bool wraps_z = decomp.wraps_onto_itself(2);
+  w.k_lo = wraps_z ? shape.ghost - 1 : shape.ghost;
+  w.k_count = shape.cells[2] + (wraps_z ? 2 : 0);
+  w.j_count = shape.cells[1];
+  w.y_rows = decomp.wraps_onto_itself(1) ? 2 * w.k_count : 0;
+  w.rows = w.y_rows + (wraps_z ? 2 * w.j_count : 0);
+  return w;
+}
+
+// One team per row of one field: the whole row is copied from the row it mirrors, which owns its x ghosts already.
+void copy_whole_rows(const FieldAccess f, const WholeRows w) {
+  if (w.rows == 0) return;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>;
+  Kokkos::parallel_for(
+      "halo::whole_rows", Policy(w.rows * f.count, Kokkos::AUTO), KOKKOS_LAMBDA(const Policy::member_type& team) {
+        const int field = team.league_rank() / w.rows;
+        int j, k, j_source, k_source;
+        w.row(team.league_rank() - field * w.rows, j, k, j_source, k_source);
+        Real* data = f.data[field];
+        Real* target = data + w.x_lo + j * f.stride_y + k * f.stride_z;
+        const Real* source = data + w.x_lo + j_source * f.stride_y + k_source * f.stride_z;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, w.x_count), [&](int x) { target[x] = source[x]; });
+      });
+}
+
 FieldAccess field_access(const std::vector<Field>& fields, const fields::LocalShape& shape) {
   FieldAccess f{};
   f.count = static_cast<int>(fields.size());
@@ -208,16 +266,6 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
   check_fields();
   segments_ = plan_halo(decomp_, shape_, width_);
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
-  if (!row_end_images().empty()) {
-    // Every segment is a copy within the rank; those along y and z take whole rows, whose x ghosts (read through the
-    // wrap from the owned points they mirror) fill the edges and corners of the x faces.
-    for (HaloSegment s : segments_) {
-      if (s.direction[0] != 0) continue;
-      s.send_lo[0] = s.recv_lo[0] = shape_.ghost - 1;
-      s.dims[0] = shape_.cells[0] + 2;
-      row_segments_.push_back(s);
-    }
-  }
   comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();
   transport_ = choose_transport(backend);
   if (transport_ == Transport::nccl) {
@@ -286,9 +334,7 @@ void HaloExchange::exchange_after_row_ends() {
   ProfileRegion region("halo::after_row_ends");
   require(!row_end_images().empty(), "halo exchange: the x ghosts of these fields are not their rows' images");
   require(!in_flight_, "halo exchange: exchange_after_row_ends() while an exchange is in flight");
-  const int count = static_cast<int>(row_segments_.size());
-  pack(field_access(fields_, shape_),
-       make_table(row_segments_, count, static_cast<int>(fields_.size()), true, std::vector<Real*>(count, nullptr)));
+  copy_whole_rows(field_access(fields_, shape_), whole_rows(decomp_, shape_));
 }
 
 long long HaloExchange::bytes_per_exchange() const {

@@ -79,8 +79,7 @@ class HaloExchange {
   Transport transport_ = Transport::mpi;
   bool in_flight_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::vector<HaloSegment> segments_;      // remote first, then local
-  std::vector<HaloSegment> row_segments_;  // exchange_after_row_ends(): the segments along y and z, by whole rows
+  std::vector<HaloSegment> segments_;  // remote first, then local
   int remote_count_ = 0;
   std::vector<long long> offset_;  // start of each remote segment in the buffers (all fields)
   Buffer send_, recv_;             // [remote segment][field][point]
