@@ -30,15 +30,15 @@ struct CorrectionBoxes {
   int period = 0;      // owned cells per row
 };
 
-// With the rows' ends to write (`row_ends` not empty), every box also takes the x ghost faces of its rows, which are
-// owned rows: with the velocity's and the pressure's ghosts valid, a ghost face's correction is that of the owned face
-// it mirrors, computed from the same values, so it lands there as the exchange would copy it.
 // The pair loop reads the pressure east of a pair's second face only: the high x ghost face, whose east pressure lies
 // across the wrap, must be a second face (an even number of cells with one ghost layer).
 bool pairs_take_row_ends(const parallel::RowEndImages& row_ends) {
   return row_ends.empty() || (row_ends.last + 1) % 2 == 1;
 }
 
+// With the rows' ends to write (`row_ends` not empty), every box also takes the x ghost faces of its rows, which are
+// owned rows: with the velocity's and the pressure's ghosts valid, a ghost face's correction is that of the owned face
+// it mirrors, computed from the same values, so it lands there as the exchange would copy it.
 CorrectionBoxes correction_boxes(const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
                                  const parallel::RowEndImages& row_ends) {
   require(row_ends.empty() || (!corrected[1][0] && !corrected[1][1] && !corrected[2][0] && !corrected[2][1]),

@@ -1,11 +1,11 @@
 #pragma once
 // The x ghosts of a field that mirror the other end of their own row: x periodic and not split between ranks, one
-// layer. A kernel that writes a row's owned points can write these images too (the velocity stage stores each row's
-// ends twice; the pressure-gradient correction, whose inputs' ghosts are valid, corrects the ghost faces as it does
-// the faces they mirror), and the halo exchange then fills the other ghosts by whole rows
-// (HaloExchange::exchange_after_row_ends). Only the images on owned rows are the
-// exchange's; those on rows beyond a physical boundary are the boundary conditions' to set. On one GPU the exchange of
-// an x face touches one 32-byte sector per point; a row's images land in the sectors its own ends fill anyway.
+// layer. Kernels that write the owned rows can write these images too: the velocity stage stores each row's ends
+// twice, and the pressure-gradient correction, whose inputs' ghosts are valid, corrects the ghost faces as it does the
+// faces they mirror. The halo exchange then fills the other ghosts by whole rows
+// (HaloExchange::exchange_after_row_ends). Only the images on owned rows are the exchange's; those on rows beyond a
+// physical boundary are the boundary conditions' to set. On one GPU the exchange of an x face touches one 32-byte
+// sector per point; a row's images land in the sectors its own ends fill anyway.
 #include "core/types.hpp"
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
@@ -16,7 +16,7 @@ struct RowEndImages {
   bool wraps = false;
   int first = 0, last = 0;  // x view indices of the first and last owned point
   int period = 0;           // owned points per row
-  // The owned block [lo, hi) in view indices, in plain arrays as kernels read them.
+  // The owned block [lo, hi) in view indices, in plain arrays so that kernels may read them.
   int owned_lo[3] = {0, 0, 0}, owned_hi[3] = {0, 0, 0};
 
   /// True when no image is to be written.
