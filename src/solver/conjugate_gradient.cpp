@@ -32,7 +32,7 @@ PoissonStats ConjugateGradient::solve(Field x, Field b, const StopCriteria& stop
       singular && !request.rhs_mean_free ? global_sum(b, level_, reducer) / level_.global_cells() : Real(0);
 
   PoissonStats stats;
-  ghosts_.fill(x);
+  if (!request.ghosts_valid) ghosts_.fill(x);
   residual_with_norms(r_, x, b, shift, level_, sums_[0], reducer);
   const auto initial = read_sums<2>(sums_[0]);
   stats.initial_residual = std::sqrt(initial[0]);
@@ -71,7 +71,10 @@ PoissonStats ConjugateGradient::solve(Field x, Field b, const StopCriteria& stop
     }
   }
   ghosts_.fill(x);
-  if (singular && request.pin_mean) subtract_constant(x, global_sum(x, level_, reducer) / level_.global_cells());
+  if (singular && (request.pin_mean || request.measure_mean)) {
+    stats.solution_mean = global_sum(x, level_, reducer) / level_.global_cells();
+    if (request.pin_mean) subtract_constant(x, stats.solution_mean);
+  }
   residual_with_norms(r_, x, b, shift, level_, sums_[0], reducer);
   stats.final_residual = std::sqrt(read_sums<1>(sums_[0])[0]);
   return stats;

@@ -38,6 +38,7 @@ class CgSolver : public PoissonSolver {
     return cg_.solve(phi, rhs, stop_, request, multigrid_.get());
   }
   std::string name() const override { return multigrid_ ? "mg_cg" : "cg"; }
+  void fill_ghosts(Field phi) override { cg_.ghosts().fill(phi); }
 
  private:
   StopCriteria stop_;
@@ -68,7 +69,7 @@ class StationarySolver : public PoissonSolver {
       Kokkos::deep_copy(ExecSpace(), b_, rhs);
       subtract_constant(b_, shift);
     }
-    ghosts().fill(phi);
+    if (!request.ghosts_valid) ghosts().fill(phi);
     measure(phi, b);
     auto sums = read_sums<3>(sums_);
     PoissonStats stats;
@@ -92,12 +93,18 @@ class StationarySolver : public PoissonSolver {
         phi_summed = true;
       }
     }
-    if (singular && request.pin_mean) {
+    if (singular && (request.pin_mean || request.measure_mean)) {
       const Real phi_sum = phi_summed ? sums[2] : global_sum(phi, level_, reducer);
-      subtract_constant(phi, phi_sum / level_.global_cells());
+      stats.solution_mean = phi_sum / level_.global_cells();
+      if (request.pin_mean) subtract_constant(phi, stats.solution_mean);
     }
     complete_ghosts(phi);
     return stats;
+  }
+
+  void fill_ghosts(Field phi) override {
+    ghosts().fill(phi);
+    complete_ghosts(phi);
   }
 
  protected:

@@ -45,6 +45,7 @@ struct PoissonStats {
   Real final_residual = 0;    ///< |b - L x| at exit
   bool converged = false;
   std::vector<Real> history;  ///< residual norm at each check
+  Real solution_mean = 0;     ///< the mean of phi the iterations left (where the request pins or measures it)
 };
 
 /// What a caller knows about one solve of a singular problem (no Dirichlet face); both fields are ignored otherwise.
@@ -55,6 +56,12 @@ struct SolveRequest {
   /// The solution's mean is set to zero on return; without it the mean is whatever the iterations leave (the
   /// gradient, all a projection uses, is the same): one pass less.
   bool pin_mean = true;
+  /// Without the pin, the solution's mean is measured into PoissonStats::solution_mean for the caller to remove
+  /// where it copies the solution anyway (the pressure guesses of the next step).
+  bool measure_mean = false;
+  /// phi's ghosts already hold what a solve leaves there (a solve's result, or a linear combination of such over
+  /// every view point): the solve reads them as they are instead of filling them first.
+  bool ghosts_valid = false;
 };
 
 class PoissonSolver {
@@ -64,6 +71,8 @@ class PoissonSolver {
   virtual PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) = 0;
   /// Solves with the mean of rhs removed and the mean of phi set to zero (singular problems).
   PoissonStats solve(Field phi, Field rhs) { return solve(phi, rhs, SolveRequest{}); }
+  /// Sets the ghosts of phi as a solve leaves them (boundary conditions and neighbouring ranks).
+  virtual void fill_ghosts(Field phi) = 0;
   /// Short name for logs ("multigrid", "cg", ...).
   virtual std::string name() const = 0;
 };

@@ -32,6 +32,12 @@ PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages, bool s
 
 void PressureGuess::before_solve(Field& p, int stage) {
   if (kept_.empty()) return;
+  if (stage == 0 && first_guess_made_) {
+    first_guess_made_ = false;
+    step_start_ = kept_.back();
+    step_start_mean_ = removed_mean_;
+    return;
+  }
   require(p.span_is_contiguous(), "PressureGuess: the pressure field must be contiguous");
   Field& oldest = kept_.front();
   require(oldest.span() == p.span() && oldest.layout() == p.layout(),
@@ -59,22 +65,60 @@ void PressureGuess::before_solve(Field& p, int stage) {
   known_ = solved_ ? std::min(known_ + 1, stages) : 0;
   solved_ = false;
   std::swap(p, oldest);  // p names the guess, the oldest kept buffer the last pressure
-  if (stage == 0) step_start_ = oldest;
+  if (stage == 0) {
+    step_start_ = oldest;
+    step_start_mean_ = 0;
+  }
   std::rotate(kept_.begin(), kept_.begin() + 1, kept_.end());
 }
 
+void PressureGuess::end_step(Field& p, Real mean) {
+  require(removes_mean_at_step_end(), "PressureGuess: end_step() for a scheme whose first guess is not a copy");
+  require(!first_guess_made_, "PressureGuess: end_step() twice without a solve between");
+  require(p.span_is_contiguous(), "PressureGuess: the pressure field must be contiguous");
+  Field& oldest = kept_.front();
+  const Real* last = p.data();
+  Real* guess = oldest.data();
+  Kokkos::parallel_for(
+      "pressure_guess::end_step", SpanRange(0, static_cast<long long>(p.span())),
+      KOKKOS_LAMBDA(long long n) { guess[n] = last[n] - mean; });
+  const int stages = static_cast<int>(kept_.size());
+  known_ = solved_ ? std::min(known_ + 1, stages) : 0;
+  solved_ = false;
+  first_guess_made_ = true;
+  removed_mean_ = mean;
+  std::swap(p, oldest);
+  std::rotate(kept_.begin(), kept_.begin() + 1, kept_.end());
+}
+
+Field PressureGuess::abandon_step() {
+  if (step_start_mean_ != 0) {
+    const Real mean = step_start_mean_;
+    Real* start = step_start_.data();
+    Kokkos::parallel_for(
+        "pressure_guess::abandon_step", SpanRange(0, static_cast<long long>(step_start_.span())),
+        KOKKOS_LAMBDA(long long n) { start[n] = start[n] - mean; });
+    step_start_mean_ = 0;
+  }
+  return step_start_;
+}
+
+// The newest kept pressure is n solves before the last without end_step()'s guess, n - 1 with it (the last solve's
+// own result is then kept).
 std::vector<fields::NamedField> PressureGuess::recorded_fields() const {
   std::vector<fields::NamedField> named;
-  for (const auto& field : all_fields()) {
-    if (solves_before_of(field.name) <= known_) named.push_back(field);
-  }
+  const int stages = static_cast<int>(kept_.size());
+  const int newest = first_guess_made_ ? 0 : 1;
+  for (int n = 0; n < known_; ++n) named.push_back({field_name(newest + n), kept_[stages - 1 - n]});
   return named;
 }
 
+// Read with the names after end_step(): restore() moves the buffers on by one when the checkpoint has none of its
+// guess, so pressure_before_<S> lands in the buffer of pressure_before_0.
 std::vector<fields::NamedField> PressureGuess::all_fields() const {
   std::vector<fields::NamedField> named;
   const int stages = static_cast<int>(kept_.size());
-  for (int n = 1; n <= stages; ++n) named.push_back({field_name(n), kept_[stages - n]});
+  for (int n = 0; n <= stages; ++n) named.push_back({field_name(n), kept_[(2 * stages - 1 - n) % stages]});
   return named;
 }
 
@@ -82,12 +126,22 @@ void PressureGuess::restore(const std::vector<std::string>& names) {
   std::vector<int> found;
   for (const auto& name : names) found.push_back(solves_before_of(name));
   std::sort(found.begin(), found.end());
+  const int stages = static_cast<int>(kept_.size());
+  const bool guess_made = !found.empty() && found.front() == 0;
+  const int newest = guess_made ? 0 : 1;
   for (std::size_t n = 0; n < found.size(); ++n) {
-    require(found[n] == static_cast<int>(n) + 1 && found[n] <= static_cast<int>(kept_.size()),
+    require(found[n] == static_cast<int>(n) + newest && found[n] < stages + newest,
             "PressureGuess: the kept pressures of a checkpoint must be the newest ones, without gaps");
   }
+  if (guess_made && !removes_mean_at_step_end()) {  // another scheme wrote it: its guesses start afresh
+    known_ = 0;
+    solved_ = false;
+    return;
+  }
+  if (!guess_made) std::rotate(kept_.rbegin(), kept_.rbegin() + 1, kept_.rend());
   known_ = static_cast<int>(found.size());
-  solved_ = known_ > 0;
+  first_guess_made_ = guess_made;
+  solved_ = !guess_made && known_ > 0;
 }
 
 }  // namespace eddy::time

@@ -23,6 +23,11 @@
 // start from a copy too. Checkpoints hold the S pressures before the last, so a restart continues with the same
 // guesses. The pressure a step starts from is the newest kept one after its first solve and the oldest after its
 // last, so it also serves as the last good state's pressure, without a copy of its own.
+// Where the next step's first guess is a copy of the last pressure (Wray's RK3), that copy also removes the pressure's
+// mean (end_step): the last solve leaves its mean, the copy p - mean becomes the pressure of the step's end (and the
+// next step's first guess), and the solve's own result the newest kept pressure. One streaming kernel (one read, one
+// write) in place of two: the pin's in place and the copy's. Checkpoints then hold that result as
+// pressure_before_0, beside the pinned pressure.
 #include "core/types.hpp"
 #include "fields/field.hpp"
 
@@ -42,23 +47,34 @@ class PressureGuess {
   void before_solve(Field& p, int stage);
   /// After a solve: the pressure is a solve's result (the pressure a run starts with is not).
   void after_solve() { solved_ = true; }
+  /// Whether end_step() removes the pressure's mean after a step (the last solve then leaves it).
+  bool removes_mean_at_step_end() const { return !kept_.empty() && !ssp_stage_times_; }
+  /// After a step whose last solve left `mean` in `p` (where removes_mean_at_step_end()): p - mean, the next step's
+  /// first guess, is written into the oldest kept buffer, which `p` names on return; the solve's result is kept.
+  void end_step(Field& p, Real mean);
   /// The kept pressures that guesses will read, named for a checkpoint (a restart continues with them bit for bit).
   std::vector<fields::NamedField> recorded_fields() const;
-  /// Every kept pressure under the names recorded_fields() gives them, to read a checkpoint into.
+  /// Every kept pressure under the names recorded_fields() gives them, to read a checkpoint into (the names of a
+  /// checkpoint written after end_step() or without it; pressure_before_0 and pressure_before_<S> share a buffer).
   std::vector<fields::NamedField> all_fields() const;
-  /// Marks the kept pressures of `names` known (read from a checkpoint, whose pressure a solve returned).
+  /// Marks the kept pressures of `names` known (read from a checkpoint into all_fields(), whose pressure a solve or
+  /// end_step() returned); a checkpoint with pressure_before_0 continues from end_step()'s first guess.
   void restore(const std::vector<std::string>& names);
   /// Whether the pressure a step started from stays among the kept ones until the next step's first solve.
   bool keeps_step_start() const { return !kept_.empty(); }
-  /// The pressure the current step started from (after its first before_solve; empty before, or without guesses).
-  Field step_start() const { return step_start_; }
+  /// The pressure the current step started from (after its first before_solve; empty before, or without guesses),
+  /// with the mean end_step() removed from it removed again in place: the guesses are spent (an abandoned step).
+  Field abandon_step();
 
  private:
   std::vector<Field> kept_;  // the pressures of the solves before the last, oldest first
   bool ssp_stage_times_ = false;
-  int known_ = 0;        // how many of the newest in kept_ hold a solve's pressure
-  bool solved_ = false;  // the pressure field holds a solve's result
-  Field step_start_;     // the kept buffer that holds the pressure the current step started from
+  int known_ = 0;                  // how many of the newest in kept_ hold a solve's pressure
+  bool solved_ = false;            // the pressure field holds a solve's result
+  bool first_guess_made_ = false;  // end_step() made the next step's first guess
+  Field step_start_;               // the kept buffer that holds the pressure the current step started from
+  Real removed_mean_ = 0;          // the mean end_step() removed from the solve's result it kept
+  Real step_start_mean_ = 0;       // the same for step_start_: the mean the step's starting pressure is without
 };
 
 }  // namespace eddy::time

@@ -27,12 +27,10 @@ void Projection::build_rhs_in(const fields::FlowState& state, Real weight, const
   operators::compute_divergence_in(state, rhs_, grid_, 1 / weight, box);
 }
 
-solver::PoissonStats Projection::solve(const fields::FlowState& state, bool pin_mean) {
+solver::PoissonStats Projection::solve(const fields::FlowState& state, solver::SolveRequest request) {
   // No flux crosses the boundary of a domain without Dirichlet faces (the deck check refuses an inflow without an
   // outflow), so the divergence sums to zero up to round-off.
-  solver::SolveRequest request;
   request.rhs_mean_free = true;
-  request.pin_mean = pin_mean;
   return solver_->solve(state.p, rhs_, request);
 }
 

@@ -24,9 +24,11 @@ class Projection {
   void build_rhs(const fields::FlowState& state, Real weight);
   /// build_rhs on the cells of `box` only (the velocity faces they read must be valid).
   void build_rhs_in(const fields::FlowState& state, Real weight, const grid::IndexBox& box);
-  /// Solves for phi (warm-started from and stored into state.p); `pin_mean` sets its mean to zero when the pressure
-  /// is only fixed up to a constant (walls and periodic faces).
-  solver::PoissonStats solve(const fields::FlowState& state, bool pin_mean);
+  /// Solves for phi (warm-started from and stored into state.p) as `request` asks: its mean pinned to zero or
+  /// measured where the pressure is only fixed up to a constant (walls and periodic faces).
+  solver::PoissonStats solve(const fields::FlowState& state, solver::SolveRequest request);
+  /// Sets the ghosts of a pressure field as a solve leaves them.
+  void fill_pressure_ghosts(Field p) { solver_->fill_ghosts(p); }
   /// Subtracts weight * grad(phi) from the velocity, writing the moved ends of owned rows to their `row_ends` images.
   void correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends = {});
 

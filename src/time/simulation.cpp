@@ -152,10 +152,10 @@ struct Simulation::Impl {
     for (const auto& box : overlap.shell) projection.build_rhs_in(state, stage_dt, box);
   }
 
-  // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `pin_mean`
-  // sets the pressure's mean to zero where only its gradient is fixed; `rhs_built`: the right-hand side is already
-  // there (fill_velocity_ghosts_building_rhs).
-  solver::PoissonStats project(Real weight, bool pin_mean, bool rhs_built = false) {
+  // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `request`:
+  // what the solve does with the pressure's mean and whether its ghosts are valid; `rhs_built`: the right-hand side
+  // is already there (fill_velocity_ghosts_building_rhs).
+  solver::PoissonStats project(Real weight, const solver::SolveRequest& request, bool rhs_built = false) {
     if (!rhs_built) {
       auto scope = timers.time(Phase::projection);
       projection.build_rhs(state, weight);
@@ -163,7 +163,7 @@ struct Simulation::Impl {
     solver::PoissonStats stats;
     {
       auto scope = timers.time(Phase::poisson);
-      stats = projection.solve(state, pin_mean);
+      stats = projection.solve(state, request);
     }
     {
       auto scope = timers.time(Phase::projection);
@@ -194,7 +194,9 @@ struct Simulation::Impl {
     if (!options.restart.empty()) return restart_from_checkpoint();
     set_initial_velocity(deck.initial, decomp, state);
     fill_velocity_ghosts(true, 0);
-    project(1.0, false);
+    solver::SolveRequest free_mean;
+    free_mean.pin_mean = false;
+    project(1.0, free_mean);
     Kokkos::deep_copy(state.p, 0);
     physics.initialise();
     reduce_diagnostics();
@@ -206,13 +208,16 @@ struct Simulation::Impl {
   // else carries over: each step's stages start afresh (the first has zeta = 0, so
   // neither the momentum nor the scalar right-hand side of the step before enters), the body forces are summed per
   // step, and the buoyancy follows from the temperature. Ghosts and the low boundary faces are not stored: the
-  // boundary conditions define them. apply() also resets the high outflow faces, which the checkpoint holds as the
-  // projection left them, so the stored values are put back before the final ghost fill.
+  // boundary conditions and the halo exchange define them. apply() also resets the high outflow faces, which the
+  // checkpoint holds as the projection left them, so the stored values are put back before the final ghost fill.
   void restart_from_checkpoint() {
     const io::Checkpointer checkpoints(deck, decomp, shape, context, deck.output.directory, "");
     const io::CheckpointMeta meta =
         checkpoints.load(options.restart, state, physics.scalar_fields(), pressure_guess.all_fields());
     pressure_guess.restore(meta.warm_start);
+    // The solves read the ghosts of their guesses as they are (guesses combine pressures over every view point).
+    projection.fill_pressure_ghosts(state.p);
+    for (const auto& kept : pressure_guess.recorded_fields()) projection.fill_pressure_ghosts(kept.field);
     physics.restore_scalar_ghosts();
     copy_velocity(state, last_good);
     fill_velocity_ghosts(true, 0);
@@ -242,10 +247,11 @@ struct Simulation::Impl {
     last_good_step = {step_count, sim_time, previous_dt};
   }
 
-  // The state before the current step, as keep_last_good() and the step's first stage and solve left it.
-  fields::FlowState last_good_state() const {
+  // The state before the current step, as keep_last_good() and the step's first stage and solve left it; for a step
+  // that is abandoned (it spends the pressure guesses).
+  fields::FlowState abandon_step() {
     fields::FlowState good = last_good;
-    if (pressure_guess.keeps_step_start()) good.p = pressure_guess.step_start();
+    if (pressure_guess.keeps_step_start()) good.p = pressure_guess.abandon_step();
     return good;
   }
 
@@ -310,10 +316,17 @@ struct Simulation::Impl {
       }
       // The stages use only the pressure's gradient: its mean is fixed once, after the last stage (every stage with
       // bodies, whose incremental pressure adds up over the stages).
+      // The guesses may remove the mean after the step (PressureGuess::end_step) instead. The pressure's ghosts are
+      // valid: it is a solve's result, a guess combining such, or zero (with bodies).
       const bool last_stage = s + 1 == stages.count;
+      solver::SolveRequest request;
+      request.measure_mean = last_stage && pressure_guess.removes_mean_at_step_end();
+      request.pin_mean = (last_stage && !request.measure_mean) || physics.has_bodies();
+      request.ghosts_valid = true;
       if (!physics.has_bodies()) pressure_guess.before_solve(state.p, s);
-      const solver::PoissonStats stats = project(dt * stage.alpha(), last_stage || physics.has_bodies(), rhs_built);
+      const solver::PoissonStats stats = project(dt * stage.alpha(), request, rhs_built);
       if (!physics.has_bodies()) pressure_guess.after_solve();
+      if (request.measure_mean) pressure_mean = stats.solution_mean;
       if (physics.has_bodies()) {
         auto scope = timers.time(Phase::projection);
         add_field(state.p, previous_pressure);
@@ -336,6 +349,11 @@ struct Simulation::Impl {
       physics.finish_step(record, reducer);
     }
     check_for_blow_up(record, dt * velocity_rate, deck.time, state, decomp);
+    // After the check: the guess overwrites the oldest kept pressure, which holds the last good state's until then.
+    if (pressure_guess.removes_mean_at_step_end()) {
+      auto scope = timers.time(Phase::projection);
+      pressure_guess.end_step(state.p, pressure_mean);
+    }
     {
       auto scope = timers.time(Phase::output);
       if (outputs != nullptr) outputs->after_step(state, record, pressure_guess.recorded_fields());
@@ -393,6 +411,7 @@ struct Simulation::Impl {
   double previous_dt = 0;
   long long step_count = 0;
   double kinetic_energy = 0, max_divergence = 0, velocity_rate = 0;
+  Real pressure_mean = 0;  // the mean the step's last solve left in the pressure, for PressureGuess::end_step
 };
 
 Simulation::Simulation(const config::Deck& deck, parallel::Context& context, const RunOptions& options)
@@ -459,7 +478,7 @@ int Simulation::run() {
   } catch (const Diverged& diverged) {
     const auto& good = s.last_good_step;
     s.timed_output(
-        [&] { outputs.write_checkpoint(s.last_good_state(), s.last_good_scalars, {}, good.time, good.step, good.dt); });
+        [&] { outputs.write_checkpoint(s.abandon_step(), s.last_good_scalars, {}, good.time, good.step, good.dt); });
     progress.end_line();
     if (s.context.rank() == 0) {
       std::fprintf(stderr, "eddy: error: %s\nthe last good state (step %lld, t = %.6g) is in %s\n", diverged.what(),

@@ -1,8 +1,8 @@
 // The initial guesses of the Runge-Kutta stages' pressure solves (time/pressure_guess.hpp): where each stage's pressure
 // changes linearly from step to step, stage k >= 1 starts from its exact pressure from the second step on, and under
 // the SSP RK3 each stage from the pressures nearest in time; the first step, Wray's stage 0, and a one-stage scheme
-// start from the pressure as they find it, and a guess restored from what a checkpoint holds goes on with the same
-// guesses.
+// start from the pressure as they find it, the step's end removes the pressure's mean where it makes the next step's
+// first guess, and a guess restored from what a checkpoint holds goes on with the same guesses.
 #include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
 #include "time/pressure_guess.hpp"
@@ -27,8 +27,8 @@ eddy::fields::LocalShape block_shape() {
 }
 
 // The pressure of stage `stage` in step `step`: a base field, a drift per step and an offset per stage, each with its
-// own shape, at every view point.
-void fill_pressure(const Field& p, int step, int stage) {
+// own shape, at every view point, less `mean`.
+void fill_pressure(const Field& p, int step, int stage, Real mean = 0) {
   auto host = Kokkos::create_mirror_view(p);
   for (int k = 0; k < static_cast<int>(p.extent(2)); ++k)
     for (int j = 0; j < static_cast<int>(p.extent(1)); ++j)
@@ -36,7 +36,8 @@ void fill_pressure(const Field& p, int step, int stage) {
         const Real base = std::sin(0.7 * i) * std::cos(0.4 * j) + 0.1 * k;
         const Real drift = 0.05 * std::cos(0.3 * i + 0.2 * k) + 0.01 * j;
         const Real offset = 0.3 * stage * std::sin(0.5 * j + 0.9 * k + stage) + 0.2 * stage * stage;
-        host(i, j, k) = base + step * drift + offset;
+        const Real pressure = base + step * drift + offset;
+        host(i, j, k) = pressure - mean;
       }
   Kokkos::deep_copy(p, host);
 }
@@ -134,7 +135,44 @@ TEST(PressureGuess, AOneStageSchemeStartsFromThePressureAsFound) {
   }
 }
 
-TEST(PressureGuess, ARestoredGuessContinuesWithTheSameGuesses) {
+// Wray's RK3 removes the pressure's mean after each step where it makes the next step's first guess: the pressure is
+// the last solve's result less its mean, stage 0 starts from it unchanged, and the later stages' guesses read the
+// solves' own results, exact as without the mean.
+TEST(PressureGuess, TheStepEndRemovesTheMeanAndTheStagesGuessFromTheSolvesResults) {
+  const auto shape = block_shape();
+  eddy::time::PressureGuess guess(shape, 3);
+  ASSERT_TRUE(guess.removes_mean_at_step_end());
+  EXPECT_FALSE(eddy::time::PressureGuess(shape, 3, true).removes_mean_at_step_end());
+  EXPECT_FALSE(eddy::time::PressureGuess(shape, 1).removes_mean_at_step_end());
+  Field p = eddy::fields::make_field("p", shape), expected = eddy::fields::make_field("expected", shape),
+        found = eddy::fields::make_field("found", shape);
+  for (int step = 0; step < 4; ++step) {
+    for (int stage = 0; stage < 3; ++stage) {
+      SCOPED_TRACE("step " + std::to_string(step) + " stage " + std::to_string(stage));
+      Kokkos::deep_copy(found, p);
+      guess.before_solve(p, stage);
+      if (step == 0 || stage == 0) {
+        EXPECT_EQ(eddy::testing::max_view_difference(p, found), 0);
+      } else {
+        fill_pressure(expected, step, stage);
+        EXPECT_LE(eddy::testing::max_view_difference(p, expected), 1e-13);
+      }
+      fill_pressure(p, step, stage);
+      guess.after_solve();
+    }
+    const Real mean = 0.25 + step;
+    guess.end_step(p, mean);
+    fill_pressure(expected, step, 2, mean);
+    EXPECT_EQ(eddy::testing::max_view_difference(p, expected), 0);
+  }
+}
+
+class RestoredGuess : public ::testing::TestWithParam<bool> {};
+
+// A checkpoint after step 1 holds the pressure and the kept ones; the guess restored from them goes on bit for bit,
+// written after end_step (the parameter) or without it (the SSP RK3, checkpoints of earlier versions).
+TEST_P(RestoredGuess, ContinuesWithTheSameGuesses) {
+  const bool step_end = GetParam();
   const auto shape = block_shape();
   eddy::time::PressureGuess running(shape, 3), restarted(shape, 3);
   Field p = eddy::fields::make_field("p", shape), q = eddy::fields::make_field("q", shape);
@@ -144,11 +182,13 @@ TEST(PressureGuess, ARestoredGuessContinuesWithTheSameGuesses) {
     guess.after_solve();
   };
   EXPECT_TRUE(running.recorded_fields().empty());
-  for (int step = 0; step < 2; ++step)
+  for (int step = 0; step < 2; ++step) {
     for (int stage = 0; stage < 3; ++stage) solve(running, p, step, stage);
-  // What a checkpoint after step 1 holds: the pressure and the three before it.
+    if (step_end) running.end_step(p, 0.5 + step);
+  }
   const auto recorded = running.recorded_fields();
   ASSERT_EQ(recorded.size(), 3u);
+  EXPECT_EQ(recorded.front().name, step_end ? "pressure_before_0" : "pressure_before_1");
   std::vector<std::string> names;
   for (const auto& into : restarted.all_fields()) {
     for (const auto& from : recorded) {
@@ -176,3 +216,8 @@ TEST(PressureGuess, ARestoredGuessContinuesWithTheSameGuesses) {
     restarted.after_solve();
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(PressureGuess, RestoredGuess, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "AfterTheStepEnd" : "WithoutTheStepEnd";
+                         });
