@@ -25,7 +25,6 @@ struct FaceBox {
 // `east_wrap`: the boxes take the x ghost faces too (below), and the high one reads its east pressure across the wrap.
 struct CorrectionBoxes {
   FaceBox u, v, w;
-  FaceBox cells;  // the owned cells, where a pressure extrapolation is written
   Int3 lo, hi;
   int east_wrap = -1;  // x view index of the face whose east pressure lies across the wrap (-1: none)
   int period = 0;      // owned cells per row
@@ -64,12 +63,6 @@ CorrectionBoxes correction_boxes(const StaggeredGrid& grid, const CorrectedBound
     boxes.east_wrap = row_ends.last + 1;
     boxes.period = row_ends.period;
   }
-  for (int d = 0; d < 3; ++d) {
-    boxes.cells.lo[d] = grid.shape.ghost;
-    boxes.cells.hi[d] = grid.shape.ghost + grid.shape.cells[d];
-    boxes.lo[d] = std::min(boxes.lo[d], boxes.cells.lo[d]);
-    boxes.hi[d] = std::max(boxes.hi[d], boxes.cells.hi[d]);
-  }
   return boxes;
 }
 
@@ -79,11 +72,10 @@ KOKKOS_FORCEINLINE_FUNCTION void store_corrected(Real* vel, int p, const FaceBox
   grid::store_pair(vel, p, {value.even - d.even, value.odd - d.odd}, box.contains(i, j, k), box.contains(i + 1, j, k));
 }
 
-/// subtract_pressure_gradient_by_pairs with the w component (3D) or without (2D), writing the pressure extrapolation
-/// or not.
-template <bool HasZ, bool Extrapolates>
+/// subtract_pressure_gradient_by_pairs with the w component (3D) or without (2D).
+template <bool HasZ>
 void correction_columns(const fields::FlowState& state, const Field& phi, Real factor, const StaggeredGrid& grid,
-                        const CorrectionBoxes& boxes, const PressureExtrapolation& extrapolation) {
+                        const CorrectionBoxes& boxes) {
   const fields::LocalShape& s = grid.shape;
   const int sy = s.extent(0), sz = sy * s.extent(1), top = s.extent(2) - 1;
   Real* __restrict__ u = state.u.data();
@@ -91,9 +83,7 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
   Real* __restrict__ w = state.w.data();
   const Real* __restrict__ p = phi.data();
   const Real fx = factor * grid.inv.x, fy = factor * grid.inv.y, fz = factor * grid.inv.z;
-  Real* __restrict__ guess = Extrapolates ? extrapolation.guess.data() : nullptr;
-  const Real* __restrict__ stage_before = Extrapolates ? extrapolation.stage_before.data() : nullptr;
-  const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w, cells = boxes.cells;
+  const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
   const int east_wrap = boxes.east_wrap, period = boxes.period;
   // Each plane's faces are loaded while the plane below is corrected, so a thread's loads of the next plane are in
   // flight across its stores. Held to four resident blocks per multiprocessor (64 registers): on an H200 at 512^3
@@ -121,20 +111,10 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
           const RealPair north = grid::load_pair(p, q + sy), u_next = grid::load_pair(u, q_next),
                          v_next = grid::load_pair(v, q_next);
           const Real east = p[q + east_step];
-          RealPair before{}, oldest{};
-          if (Extrapolates) {
-            before = grid::load_pair(stage_before, q);
-            oldest = grid::load_pair(guess, q);
-          }
           store_corrected(u, q, box_u, c.i, c.j, k, u_face,
                           {(centre.odd - centre.even) * fx, (east - centre.odd) * fx});
           store_corrected(v, q, box_v, c.i, c.j, k, v_face,
                           {(north.even - centre.even) * fy, (north.odd - centre.odd) * fy});
-          if (Extrapolates) {
-            grid::store_pair(guess, q,
-                             {centre.even + (before.even - oldest.even), centre.odd + (before.odd - oldest.odd)},
-                             cells.contains(c.i, c.j, k), cells.contains(c.i + 1, c.j, k));
-          }
           if (HasZ) {
             store_corrected(w, q, box_w, c.i, c.j, k, w_face,
                             {(above.even - centre.even) * fz, (above.odd - centre.odd) * fz});
@@ -155,27 +135,20 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
 // (fields/flat_field.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                const parallel::RowEndImages& row_ends, const PressureExtrapolation& extrapolation) {
-  if (grid::use_cell_pairs(grid.shape,
-                           {state.u, state.v, state.w, phi, extrapolation.guess, extrapolation.stage_before}) &&
-      pairs_take_row_ends(row_ends)) {
-    subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected, row_ends, extrapolation);
+                                const parallel::RowEndImages& row_ends) {
+  if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}) && pairs_take_row_ends(row_ends)) {
+    subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected, row_ends);
     return;
   }
   const fields::WritableFlatField u(state.u), v(state.v), w(state.w);
   const fields::FlatField p(phi);
-  const bool extrapolates = !extrapolation.empty();
-  const fields::WritableFlatField guess(extrapolates ? extrapolation.guess : phi);
-  const fields::FlatField stage_before(extrapolates ? extrapolation.stage_before : phi);
   const InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
   const CorrectionBoxes boxes = correction_boxes(grid, corrected, row_ends);
-  const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w, cells = boxes.cells;
+  const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
   const int east_wrap = boxes.east_wrap, period = boxes.period;
   grid::for_each_box_point(
       "projection::correct_velocity", boxes.lo, boxes.hi, KOKKOS_LAMBDA(int i, int j, int k) {
-        if (extrapolates && cells.contains(i, j, k))
-          guess(i, j, k) = p(i, j, k) + (stage_before(i, j, k) - guess(i, j, k));
         if (box_u.contains(i, j, k)) {
           const int east = i == east_wrap ? i + 1 - period : i + 1;  // across the wrap for the high x ghost face
           u(i, j, k) -= factor * ((p(east, j, k) - p(i, j, k)) * inv.x);
@@ -187,23 +160,16 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
 
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                         const parallel::RowEndImages& row_ends,
-                                         const PressureExtrapolation& extrapolation) {
-  require(grid::fits_cell_pairs(grid.shape,
-                                {state.u, state.v, state.w, phi, extrapolation.guess, extrapolation.stage_before}),
+                                         const parallel::RowEndImages& row_ends) {
+  require(grid::fits_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}),
           "subtract_pressure_gradient_by_pairs: rows of odd length or fields not aligned to pairs of values");
   require(pairs_take_row_ends(row_ends),
           "subtract_pressure_gradient_by_pairs: the high x ghost face would be the first of its pair (odd cells)");
   const CorrectionBoxes boxes = correction_boxes(grid, corrected, row_ends);
-  const bool extrapolates = !extrapolation.empty();
-  if (grid.three_d && extrapolates) {
-    correction_columns<true, true>(state, phi, factor, grid, boxes, extrapolation);
-  } else if (grid.three_d) {
-    correction_columns<true, false>(state, phi, factor, grid, boxes, extrapolation);
-  } else if (extrapolates) {
-    correction_columns<false, true>(state, phi, factor, grid, boxes, extrapolation);
+  if (grid.three_d) {
+    correction_columns<true>(state, phi, factor, grid, boxes);
   } else {
-    correction_columns<false, false>(state, phi, factor, grid, boxes, extrapolation);
+    correction_columns<false>(state, phi, factor, grid, boxes);
   }
 }
 

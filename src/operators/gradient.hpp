@@ -9,28 +9,18 @@ namespace eddy::operators {
 /// (outflow). Wall and inflow faces keep the normal velocity their boundary condition set.
 using CorrectedBoundaries = std::array<std::array<bool, 2>, 3>;
 
-/// The next stage's pressure guess (time/pressure_guess.hpp) written by the correction as it reads phi: on the owned
-/// cells, guess <- phi + (stage_before - guess). Without a guess field, none.
-struct PressureExtrapolation {
-  Field guess, stage_before;
-  /// True when there is no guess to write.
-  bool empty() const { return !guess.is_allocated(); }
-};
-
 /// Subtracts factor * grad(phi) from the owned faces (and the flagged boundary faces) and, with `row_ends`, from the x
 /// ghost faces of the owned rows, which then hold their images; the ghosts of phi (and with `row_ends` of the velocity)
-/// must be valid, and no y or z boundary face corrected; writes `extrapolation`'s guess too. On GPUs it marches
-/// columns of face pairs where the fields allow (grid/pair_columns.hpp).
+/// must be valid, and no y or z boundary face corrected. On GPUs it marches columns of face pairs where the fields
+/// allow (grid/pair_columns.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                const parallel::RowEndImages& row_ends = {},
-                                const PressureExtrapolation& extrapolation = {});
+                                const parallel::RowEndImages& row_ends = {});
 
 /// subtract_pressure_gradient by columns of face pairs on any backend; requires grid::fits_cell_pairs for the fields
 /// and, with `row_ends`, an even number of cells along x.
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                         const parallel::RowEndImages& row_ends = {},
-                                         const PressureExtrapolation& extrapolation = {});
+                                         const parallel::RowEndImages& row_ends = {});
 
 }  // namespace eddy::operators

@@ -49,11 +49,7 @@ void PressureGuess::before_solve(Field& p, int stage) {
   const Real* stage_before = kept_[1].data();  // q_{m+1-S}
   Real* guess = oldest.data();                 // q_{m-S}, overwritten point by point once read
   const SpanRange span(0, static_cast<long long>(p.span()));
-  if (guess_handed_over_) {
-    require(stage > 0 && all_known && !(ssp_stage_times_ && stage == 2),
-            "PressureGuess: a guess handed over for a stage that does not extrapolate");
-    guess_handed_over_ = false;
-  } else if (ssp_stage_times_ && all_known && stage == 0) {
+  if (ssp_stage_times_ && all_known && stage == 0) {
     Kokkos::deep_copy(ExecSpace(), oldest, kept_.back());
   } else if (ssp_stage_times_ && all_known && stage == 2) {
     Kokkos::parallel_for(
@@ -93,15 +89,6 @@ void PressureGuess::end_step(Field& p, Real mean) {
   removed_mean_ = mean;
   std::swap(p, oldest);
   std::rotate(kept_.begin(), kept_.begin() + 1, kept_.end());
-}
-
-operators::PressureExtrapolation PressureGuess::hand_over_next_guess(int next_stage) {
-  const int stages = static_cast<int>(kept_.size());
-  const bool extrapolates = next_stage > 0 && next_stage < stages && known_ == stages && !first_guess_made_ &&
-                            !(ssp_stage_times_ && next_stage == 2);
-  if (!extrapolates) return {};
-  guess_handed_over_ = true;
-  return {kept_.front(), kept_[1]};
 }
 
 Field PressureGuess::abandon_step() {

@@ -30,7 +30,6 @@
 // pressure_before_0, beside the pinned pressure.
 #include "core/types.hpp"
 #include "fields/field.hpp"
-#include "operators/gradient.hpp"
 
 #include <string>
 #include <vector>
@@ -48,10 +47,6 @@ class PressureGuess {
   void before_solve(Field& p, int stage);
   /// After a solve: the pressure is a solve's result (the pressure a run starts with is not).
   void after_solve() { solved_ = true; }
-  /// Before the pressure-gradient correction that follows a solve: the terms of stage `next_stage`'s guess where it
-  /// extrapolates, for the correction to write on the owned cells as it reads the pressure (before_solve() then only
-  /// names it); empty otherwise. The guess's ghosts are left for the solve to fill.
-  operators::PressureExtrapolation hand_over_next_guess(int next_stage);
   /// Whether end_step() removes the pressure's mean after a step (the last solve then leaves it).
   bool removes_mean_at_step_end() const { return !kept_.empty() && !ssp_stage_times_; }
   /// After a step whose last solve left `mean` in `p` (where removes_mean_at_step_end()): p - mean, the next step's
@@ -74,13 +69,12 @@ class PressureGuess {
  private:
   std::vector<Field> kept_;  // the pressures of the solves before the last, oldest first
   bool ssp_stage_times_ = false;
-  int known_ = 0;                   // how many of the newest in kept_ hold a solve's pressure
-  bool solved_ = false;             // the pressure field holds a solve's result
-  bool first_guess_made_ = false;   // end_step() made the next step's first guess
-  bool guess_handed_over_ = false;  // the correction writes the next stage's guess
-  Field step_start_;                // the kept buffer that holds the pressure the current step started from
-  Real removed_mean_ = 0;           // the mean end_step() removed from the solve's result it kept
-  Real step_start_mean_ = 0;        // the same for step_start_: the mean the step's starting pressure is without
+  int known_ = 0;                  // how many of the newest in kept_ hold a solve's pressure
+  bool solved_ = false;            // the pressure field holds a solve's result
+  bool first_guess_made_ = false;  // end_step() made the next step's first guess
+  Field step_start_;               // the kept buffer that holds the pressure the current step started from
+  Real removed_mean_ = 0;          // the mean end_step() removed from the solve's result it kept
+  Real step_start_mean_ = 0;       // the same for step_start_: the mean the step's starting pressure is without
 };
 
 }  // namespace eddy::time

@@ -34,9 +34,8 @@ solver::PoissonStats Projection::solve(const fields::FlowState& state, solver::S
   return solver_->solve(state.p, rhs_, request);
 }
 
-void Projection::correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends,
-                         const operators::PressureExtrapolation& extrapolation) {
-  operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_, row_ends, extrapolation);
+void Projection::correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends) {
+  operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_, row_ends);
 }
 
 }  // namespace eddy::time

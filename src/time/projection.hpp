@@ -29,10 +29,8 @@ class Projection {
   solver::PoissonStats solve(const fields::FlowState& state, solver::SolveRequest request);
   /// Sets the ghosts of a pressure field as a solve leaves them.
   void fill_pressure_ghosts(Field p) { solver_->fill_ghosts(p); }
-  /// Subtracts weight * grad(phi) from the velocity, writing the moved ends of owned rows to their `row_ends` images
-  /// and the next stage's pressure guess `extrapolation` (PressureGuess::hand_over_next_guess).
-  void correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends = {},
-               const operators::PressureExtrapolation& extrapolation = {});
+  /// Subtracts weight * grad(phi) from the velocity, writing the moved ends of owned rows to their `row_ends` images.
+  void correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends = {});
 
   /// The solver's name for logs.
   std::string solver_name() const { return solver_->name(); }

@@ -154,10 +154,8 @@ struct Simulation::Impl {
 
   // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `request`:
   // what the solve does with the pressure's mean and whether its ghosts are valid; `rhs_built`: the right-hand side
-  // is already there (fill_velocity_ghosts_building_rhs); `next_guess`: the next stage's pressure guess, which the
-  // correction writes.
-  solver::PoissonStats project(Real weight, const solver::SolveRequest& request, bool rhs_built = false,
-                               const operators::PressureExtrapolation& next_guess = {}) {
+  // is already there (fill_velocity_ghosts_building_rhs).
+  solver::PoissonStats project(Real weight, const solver::SolveRequest& request, bool rhs_built = false) {
     if (!rhs_built) {
       auto scope = timers.time(Phase::projection);
       projection.build_rhs(state, weight);
@@ -169,7 +167,7 @@ struct Simulation::Impl {
     }
     {
       auto scope = timers.time(Phase::projection);
-      projection.correct(state, weight, velocity_row_ends, next_guess);
+      projection.correct(state, weight, velocity_row_ends);
     }
     fill_velocity_ghosts(false, 0, 0, !velocity_row_ends.empty());
     return stats;
@@ -287,7 +285,6 @@ struct Simulation::Impl {
       auto scope = timers.time(Phase::boundary);
       boundary.update_convective_velocity(state, reducer);
     }
-    bool guess_ghosts_valid = true;  // the ghosts of the next solve's guess
     for (int s = 0; s < stages.count; ++s) {
       const Stage& stage = stages.stages[s];
       {
@@ -320,19 +317,14 @@ struct Simulation::Impl {
       // The stages use only the pressure's gradient: its mean is fixed once, after the last stage (every stage with
       // bodies, whose incremental pressure adds up over the stages).
       // The guesses may remove the mean after the step (PressureGuess::end_step) instead. The pressure's ghosts are
-      // valid (a solve's result, a guess combining such, or zero with bodies) unless the last correction wrote it.
+      // valid: it is a solve's result, a guess combining such, or zero (with bodies).
       const bool last_stage = s + 1 == stages.count;
       solver::SolveRequest request;
       request.measure_mean = last_stage && pressure_guess.removes_mean_at_step_end();
       request.pin_mean = (last_stage && !request.measure_mean) || physics.has_bodies();
-      request.ghosts_valid = guess_ghosts_valid;
-      operators::PressureExtrapolation next_guess;
-      if (!physics.has_bodies()) {
-        pressure_guess.before_solve(state.p, s);
-        next_guess = pressure_guess.hand_over_next_guess(s + 1);
-      }
-      guess_ghosts_valid = next_guess.empty();
-      const solver::PoissonStats stats = project(dt * stage.alpha(), request, rhs_built, next_guess);
+      request.ghosts_valid = true;
+      if (!physics.has_bodies()) pressure_guess.before_solve(state.p, s);
+      const solver::PoissonStats stats = project(dt * stage.alpha(), request, rhs_built);
       if (!physics.has_bodies()) pressure_guess.after_solve();
       if (request.measure_mean) pressure_mean = stats.solution_mean;
       if (physics.has_bodies()) {

@@ -167,49 +167,6 @@ TEST(PressureGuess, TheStepEndRemovesTheMeanAndTheStagesGuessFromTheSolvesResult
   }
 }
 
-// The stages' guesses the correction before them writes (hand_over_next_guess), here on the host over every point,
-// are those before_solve would write, bit for bit; none is handed over for stage 0, before the solves are known, or
-// for the SSP RK3's stage 2 (a mean).
-TEST(PressureGuess, AGuessHandedOverIsTheOneBeforeSolveWouldWrite) {
-  const auto shape = block_shape();
-  for (const bool ssp : {false, true}) {
-    SCOPED_TRACE(ssp ? "ssp rk3" : "rk3");
-    eddy::time::PressureGuess plain(shape, 3, ssp), handing(shape, 3, ssp);
-    Field p = eddy::fields::make_field("p", shape), q = eddy::fields::make_field("q", shape);
-    int handed = 0;
-    for (int step = 0; step < 3; ++step) {
-      for (int stage = 0; stage < 3; ++stage) {
-        SCOPED_TRACE("step " + std::to_string(step) + " stage " + std::to_string(stage));
-        plain.before_solve(p, stage);
-        handing.before_solve(q, stage);
-        EXPECT_EQ(eddy::testing::max_view_difference(p, q), 0);
-        fill_pressure(p, step, stage);
-        fill_pressure(q, step, stage);
-        const auto terms = handing.hand_over_next_guess(stage + 1);
-        const bool expected = step > 0 && stage + 1 < 3 && !(ssp && stage + 1 == 2);
-        EXPECT_EQ(!terms.empty(), expected);
-        if (!terms.empty()) {
-          ++handed;
-          auto guess = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), terms.guess);
-          const auto before = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), terms.stage_before);
-          const auto last = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
-          for (std::size_t n = 0; n < guess.span(); ++n) {
-            guess.data()[n] = last.data()[n] + (before.data()[n] - guess.data()[n]);
-          }
-          Kokkos::deep_copy(terms.guess, guess);
-        }
-        plain.after_solve();
-        handing.after_solve();
-      }
-      if (!ssp) {
-        plain.end_step(p, 0.125);
-        handing.end_step(q, 0.125);
-      }
-    }
-    EXPECT_EQ(handed, ssp ? 2 : 4);
-  }
-}
-
 class RestoredGuess : public ::testing::TestWithParam<bool> {};
 
 // A checkpoint after step 1 holds the pressure and the kept ones; the guess restored from them goes on bit for bit,

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -231,63 +230,6 @@ TEST(PairColumns, GradientCorrectionMovesEachComponentOnItsFaceBoxOnly) {
           EXPECT_EQ(correction_mismatches(b, before[a], components[a], phi, a, 0.8, corrected), 0)
               << "dim " << dim << ", ghost " << ghost << ", padding " << padding << ", component " << a << ", outflows "
               << corrected[0][0];
-        }
-      }
-    }
-  }
-}
-
-// The next stage's pressure guess written by the correction: phi + (stage_before - guess) on the owned cells, every
-// other point as it was, and the velocity as the correction alone leaves it; by pairs and in the production form.
-TEST(PairColumns, GradientCorrectionWritesThePressureExtrapolationOnTheOwnedCells) {
-  const CorrectedBoundaries none{}, outflows{{{true, false}, {false, true}, {true, true}}};
-  for (int dim : {2, 3}) {
-    for (const auto [ghost, padding] : kLayouts) {
-      for (const CorrectedBoundaries& corrected : {none, outflows}) {
-        for (const bool by_pairs : {true, false}) {
-          SCOPED_TRACE("dim " + std::to_string(dim) + ", ghost " + std::to_string(ghost) + ", padding " +
-                       std::to_string(padding) + ", outflows " + std::to_string(corrected[0][0]) + ", by pairs " +
-                       std::to_string(by_pairs));
-          const Block b = make_block(dim, ghost, padding);
-          const Block alone = make_block(dim, ghost, padding);
-          for (const auto& [from, to] : {std::pair{b.state.u, alone.state.u}, std::pair{b.state.v, alone.state.v},
-                                         std::pair{b.state.w, alone.state.w}, std::pair{b.state.p, alone.state.p}}) {
-            Kokkos::deep_copy(to, from);
-          }
-          eddy::operators::PressureExtrapolation extrapolation{eddy::fields::make_field("guess", b.grid.shape),
-                                                               eddy::fields::make_field("before", b.grid.shape)};
-          Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(7);
-          Kokkos::fill_random(extrapolation.guess, pool, Real(-1), Real(1));
-          Kokkos::fill_random(extrapolation.stage_before, pool, Real(-1), Real(1));
-          const Host old = on_host(extrapolation.guess), before = on_host(extrapolation.stage_before),
-                     phi = on_host(b.state.p);
-          if (by_pairs) {
-            eddy::operators::subtract_pressure_gradient_by_pairs(b.state, b.state.p, 0.8, b.grid, corrected, {},
-                                                                 extrapolation);
-            eddy::operators::subtract_pressure_gradient_by_pairs(alone.state, alone.state.p, 0.8, alone.grid,
-                                                                 corrected);
-          } else {
-            eddy::operators::subtract_pressure_gradient(b.state, b.state.p, 0.8, b.grid, corrected, {}, extrapolation);
-            eddy::operators::subtract_pressure_gradient(alone.state, alone.state.p, 0.8, alone.grid, corrected);
-          }
-          const Host guess = on_host(extrapolation.guess);
-          const auto& s = b.grid.shape;
-          int mismatches = 0;
-          for (int k = 0; k < s.extent(2); ++k)
-            for (int j = 0; j < s.extent(1); ++j)
-              for (int i = 0; i < s.extent(0); ++i) {
-                const bool owned = i >= s.ghost && i < s.ghost + s.cells[0] && j >= s.ghost &&
-                                   j < s.ghost + s.cells[1] && k >= s.ghost && k < s.ghost + s.cells[2];
-                const Real expected = owned ? phi(i, j, k) + (before(i, j, k) - old(i, j, k)) : old(i, j, k);
-                mismatches += guess(i, j, k) != expected;
-              }
-          EXPECT_EQ(mismatches, 0);
-          const Field corrected_u[3] = {b.state.u, b.state.v, b.state.w};
-          const Field alone_u[3] = {alone.state.u, alone.state.v, alone.state.w};
-          for (int a = 0; a < 3; ++a) {
-            const Host with = on_host(corrected_u[a]), without = on_host(alone_u[a]);
-            EXPECT_TRUE(std::equal(with.data(), with.data() + with.span(), without.data())) << "component " << a;
-          }
         }
       }
     }
