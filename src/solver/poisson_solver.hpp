@@ -48,7 +48,8 @@ struct PoissonStats {
   Real solution_mean = 0;     ///< the mean of phi the iterations left (where the request pins or measures it)
 };
 
-/// What a caller knows about one solve of a singular problem (no Dirichlet face); both fields are ignored otherwise.
+/// What a caller knows about one solve and wants from it; the three fields on the mean apply to singular problems (no
+/// Dirichlet face) only.
 struct SolveRequest {
   /// The right-hand side sums to zero up to round-off (the divergence of a velocity with no net flux through the
   /// boundary), so its mean is not removed: one pass over the cells less, and the iterations read rhs in place.
