@@ -88,7 +88,9 @@ void Multigrid::restrict_top(Field x, Field b, Buffer sums, const parallel::Redu
   const auto& next = levels_[1].geometry;
   const auto needed = static_cast<std::size_t>(check_partial_count(x, b, top.geometry, next, top.factor));
   if (check_partials_.extent(0) < needed) check_partials_ = CheckPartials("mg::check_partials", needed);
-  restrict_residual_with_sums(levels_[1].b, x, b, top.geometry, next, top.factor, check_partials_, sums, reducer);
+  // With pre-smoothing the next cycle restricts afresh: the check only sums.
+  const Field coarse_b = restricts_first() ? levels_[1].b : Field();
+  restrict_residual_with_sums(coarse_b, x, b, top.geometry, next, top.factor, check_partials_, sums, reducer);
 }
 
 void Multigrid::apply(Field z, Field r) {

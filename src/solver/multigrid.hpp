@@ -49,8 +49,8 @@ class Multigrid : public Preconditioner {
   void cycle(Field x, Field b, bool top_restricted = false);
   /// True when a cycle starts by restricting the top level's residual (no pre-smoothing, more than one level).
   bool restricts_first() const;
-  /// Restricts the top level's residual to the next level, with sums = {|b - L(x)|^2, |b|^2, sum of x} on the top
-  /// level over all ranks: a convergence check that is also the first step of a cycle that restricts first.
+  /// sums = {|b - L(x)|^2, |b|^2, sum of x} on the top level over all ranks, restricting the residual to the next
+  /// level where cycles restrict first: a convergence check that is also the first step of such a cycle.
   void restrict_top(Field x, Field b, Buffer sums, const parallel::Reducer& reducer);
   /// One cycle from z = 0 (the preconditioner of MG-CG).
   void apply(Field z, Field r) override;

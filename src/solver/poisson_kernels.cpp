@@ -157,6 +157,7 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
   const Real inv_children = Real(1) / (fx * fy * fz);
   const fields::FlatField fine_x(x), fine_b(b);
   const bool by_columns = use_restriction_columns(fine, factor, {x, b});
+  const bool stores_coarse = coarse_b.data() != nullptr;
   if (by_columns) {
     restrict_residual_by_columns(coarse_b, x, b, fine, coarse, partials);
   } else {
@@ -178,7 +179,7 @@ void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const Poisson
               }
             }
           }
-          coarse_b(ci, cj, ck) = sum * inv_children;
+          if (stores_coarse) coarse_b(ci, cj, ck) = sum * inv_children;
           partials((ci - gc) + nx * ((cj - gc) + ny * (ck - gc))) = share;
         });
   }

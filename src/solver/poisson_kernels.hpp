@@ -57,7 +57,8 @@ void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fin
                        const Int3& factor);
 /// Shares of the ResidualSums of a level, one per coarse cell or per coarse column (restrict_residual_with_sums).
 using CheckPartials = Kokkos::View<ResidualSums*, MemSpace>;
-/// restrict_residual, and sums = ResidualSums of (x, b) on the fine level over all ranks. The restriction's pass also
+/// restrict_residual (none without `coarse_b`: the sums only), and sums = ResidualSums of (x, b) on the fine level over
+/// all ranks. The restriction's pass also
 /// stores shares of the sums in `partials` (one per coarse owned cell; one per coarse column on GPUs, where
 /// restrict_residual_by_columns does the pass) and a short second pass adds them: on an H200 0.81 + 0.10 ms at 512^3
 /// by coarse cells against 1.32 for the same work as one Kokkos team reduction.
@@ -77,8 +78,8 @@ bool fits_restriction_columns(const PoissonLevel& fine, const Int3& factor, std:
 bool use_restriction_columns(const PoissonLevel& fine, const Int3& factor, std::initializer_list<Field> fields);
 /// restrict_residual by two along every axis, one thread per coarse column of up to grid::column_planes cells marching
 /// up z with the fine planes its children share in registers; with `partials` allocated also each column's
-/// ResidualSums share, restriction_column_count(coarse) of them (the first pass of restrict_residual_with_sums). Any
-/// backend; requires fits_restriction_columns.
+/// ResidualSums share, restriction_column_count(coarse) of them (the first pass of restrict_residual_with_sums), and
+/// then without `coarse_b` only those. Any backend; requires fits_restriction_columns.
 void restrict_residual_by_columns(Field coarse_b, Field x, Field b, const PoissonLevel& fine,
                                   const PoissonLevel& coarse, CheckPartials partials);
 /// The number of columns (and of partial sums) restrict_residual_by_columns takes to fill `coarse`.

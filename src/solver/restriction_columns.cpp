@@ -45,7 +45,7 @@ bool use_restriction_columns(const PoissonLevel& fine, const Int3& factor, std::
 
 namespace {
 
-template <bool WithSums>
+template <bool WithSums, bool StoresCoarse>
 void restrict_columns(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                       CheckPartials partials) {
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
@@ -97,7 +97,7 @@ void restrict_columns(Field coarse_b, Field x, Field b, const PoissonLevel& fine
             below = here;
             here = above;
           }
-          coarse_b(ci, cj, ck) = sum * inv_children;
+          if (StoresCoarse) coarse_b(ci, cj, ck) = sum * inv_children;
         }
         if (WithSums) partials((ci - gc) + nx * ((cj - gc) + ny * ((col.k0 - gc) / planes))) = share;
       });
@@ -110,10 +110,11 @@ void restrict_residual_by_columns(Field coarse_b, Field x, Field b, const Poisso
   require(fits_restriction_columns(fine, {2, 2, 2}, {x, b}),
           "restrict_residual_by_columns: needs a 3D level coarsened by two along every axis, an odd ghost width, even "
           "cell counts and unpadded fields");
-  if (partials.data() == nullptr) return restrict_columns<false>(coarse_b, x, b, fine, coarse, partials);
+  if (partials.data() == nullptr) return restrict_columns<false, true>(coarse_b, x, b, fine, coarse, partials);
   require(static_cast<long long>(partials.extent(0)) >= restriction_column_count(coarse),
           "restrict_residual_by_columns: too few partial sums");
-  restrict_columns<true>(coarse_b, x, b, fine, coarse, partials);
+  if (coarse_b.data() == nullptr) return restrict_columns<true, false>(coarse_b, x, b, fine, coarse, partials);
+  restrict_columns<true, true>(coarse_b, x, b, fine, coarse, partials);
 }
 
 long long restriction_column_count(const PoissonLevel& coarse) {

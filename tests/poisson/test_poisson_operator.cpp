@@ -233,6 +233,24 @@ TEST(PoissonOperator, RestrictionByColumnsEqualsTheCellForm) {
           }
       EXPECT_EQ(differ, 0) << "cells " << cells[0] << "x" << cells[1] << "x" << cells[2] << ", sums " << with_sums;
       if (!with_sums) continue;
+      // Without a coarse field both forms give the same shares, bit for bit, and the same sums.
+      CheckPartials cells_only("cells_only", count), columns_only("columns_only", count);
+      eddy::Buffer sums_only("sums_only", 3);
+      eddy::solver::restrict_residual_with_sums(Field(), x, b, fine, coarse, by_two, cells_only, sums_only,
+                                                *setup.reducer);
+      eddy::solver::restrict_residual_by_columns(Field(), x, b, fine, coarse, columns_only);
+      const auto only = eddy::solver::read_sums<3>(sums_only), with_coarse = eddy::solver::read_sums<3>(sums);
+      for (int v = 0; v < 3; ++v) EXPECT_NEAR(only[v], with_coarse[v], 1e-14 * (std::abs(with_coarse[v]) + count));
+      const auto same_shares = [](CheckPartials a, CheckPartials b, long long n) {
+        auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+        auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+        for (long long i = 0; i < n; ++i)
+          for (int v = 0; v < 3; ++v)
+            if (ha(i).value[v] != hb(i).value[v]) return false;
+        return true;
+      };
+      EXPECT_TRUE(same_shares(cells_only, by_cells, eddy::solver::check_partial_count(x, b, fine, coarse, by_two)));
+      EXPECT_TRUE(same_shares(columns_only, by_columns, eddy::solver::restriction_column_count(coarse)));
       // The columns' shares add up to the check's sums over this rank's cells.
       std::array<Real, 3> expected{}, added{};
       eddy::solver::residual_sums(x, b, fine, sums, *setup.reducer);  // over all ranks: compare on one
