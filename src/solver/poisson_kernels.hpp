@@ -58,10 +58,9 @@ void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fin
 /// Shares of the ResidualSums of a level, one per coarse cell or per coarse column (restrict_residual_with_sums).
 using CheckPartials = Kokkos::View<ResidualSums*, MemSpace>;
 /// restrict_residual (none without `coarse_b`: the sums only), and sums = ResidualSums of (x, b) on the fine level over
-/// all ranks. The restriction's pass also
-/// stores shares of the sums in `partials` (one per coarse owned cell; one per coarse column on GPUs, where
-/// restrict_residual_by_columns does the pass) and a short second pass adds them: on an H200 0.81 + 0.10 ms at 512^3
-/// by coarse cells against 1.32 for the same work as one Kokkos team reduction.
+/// all ranks. The restriction's pass also stores shares of the sums in `partials` (one per coarse owned cell; one per
+/// coarse column on GPUs, where restrict_residual_by_columns does the pass) and a short second pass adds them: on an
+/// H200 0.81 + 0.10 ms at 512^3 by coarse cells against 1.32 for the same work as one Kokkos team reduction.
 void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                                  const Int3& factor, CheckPartials partials, Buffer sums,
                                  const parallel::Reducer& reducer);
