@@ -3,7 +3,8 @@
 // cell per step, with the share of each phase and the device memory per cell. The solver tolerance (--rtol, default
 // 1e-4) is the one the Taylor-Green flow needs: at 64^3 it moves the dissipation rate by 2e-5 of the difference between
 // the 64^3 and 128^3 grids (tests/perf/RESULTS.md). --kernel-times adds the time of each kernel, fenced and timed
-// alone, over as many steps again.
+// alone, over as many steps again. The five untimed steps (--warmup) include the first four calls of each stage form,
+// on which it chooses its tiling (time/stage_tiling_choice.hpp).
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
 #include "config/names.hpp"
@@ -77,7 +78,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   const Options options(args,
                         {{"n", "256"},
                          {"steps", "10"},
-                         {"warmup", "3"},
+                         {"warmup", "5"},
                          {"rtol", "1e-4"},
                          {"pre-smooth", std::to_string(config::PoissonConfig{}.pre_smooth)},
                          {"post-smooth", std::to_string(config::PoissonConfig{}.post_smooth)},

@@ -5,6 +5,7 @@
 #include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
 #include "operators/momentum_tendency.hpp"
+#include "time/stage_tiling_choice.hpp"
 
 #include <initializer_list>
 #include <limits>
@@ -334,10 +335,15 @@ void fused_stage_by_tiles(const fields::FlowState& state, const StageTargets& ta
 }
 
 void fused_stage(const fields::FlowState& state, const StageTargets& targets, const operators::StaggeredGrid& grid,
-                 config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights) {
+                 config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights,
+                 StageTilingChoice* choice) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  fused_stage_by_tiles(state, targets, grid, scheme, viscosity, weights);
+  if (choice == nullptr) return fused_stage_by_tiles(state, targets, grid, scheme, viscosity, weights);
+  choice->run(weights, scheme, [&](const StageTiling& tiling) {
+    fused_stage_by_tiles(state, targets, grid, scheme, viscosity, weights, tiling);
+  });
 #else
+  (void)choice;
   fused_stage_by_points(state, targets, grid, scheme, viscosity, weights);
 #endif
 }

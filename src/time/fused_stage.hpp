@@ -41,7 +41,8 @@ struct StageTiling {
   int x = 32, y = 8, planes = 0, ring = 4;
 };
 
-/// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default.
+/// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default, and a run chooses
+/// between the first two by timing (time/stage_tiling_choice.hpp).
 inline constexpr StageTiling stage_tilings[] = {
     {32, 8, 0, 4}, {32, 8, 0, 5}, {32, 4, 0, 8}, {32, 4, 0, 7}, {32, 4, 0, 6}};
 
@@ -55,8 +56,12 @@ void fused_stage_by_tiles(const fields::FlowState& state, const StageTargets& ta
                           const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
                           const StageWeights& weights, StageTiling tiling = {});
 
-/// The fused stage by the loop measured fastest on this backend (tiles on GPUs, points on CPUs).
+class StageTilingChoice;
+
+/// The fused stage by the loop measured fastest on this backend (tiles on GPUs, points on CPUs); the tiles' tiling
+/// from `choice` where given (time/stage_tiling_choice.hpp), else the default.
 void fused_stage(const fields::FlowState& state, const StageTargets& targets, const operators::StaggeredGrid& grid,
-                 config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights);
+                 config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights,
+                 StageTilingChoice* choice = nullptr);
 
 }  // namespace eddy::time

@@ -29,7 +29,8 @@ void MomentumStage::compute(const fields::FlowState& state, const fields::FaceVe
     operators::compute_momentum_tendency(state, tendency_, grid, scheme, viscosity);
     if (add_sources) add_sources(tendency_);
   } else {
-    fused_stage(state, {velocity_next_, tendency_, start, row_ends_}, grid, scheme, viscosity, weights);
+    fused_stage(state, {velocity_next_, tendency_, start, row_ends_}, grid, scheme, viscosity, weights,
+                &tiling_choice_);
   }
 }
 

@@ -13,6 +13,9 @@
 // Where the velocity's halo exchange only copies the rank's own cells and x is periodic, the fused stages write the x
 // ghosts of u* themselves (parallel/row_end_images.hpp).
 //
+// On GPUs each form of the fused stage takes the tiling that ran it fastest on its first calls
+// (time/stage_tiling_choice.hpp).
+//
 // The fused stages also keep the velocity a step started from without copying it: after the first stage the buffer
 // that held it is handed over (hand_over_start_velocity) and a third buffer, the one handed over at the step before,
 // takes its place for the next stages' u*.
@@ -20,6 +23,7 @@
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
 #include "time/fused_stage.hpp"
+#include "time/stage_tiling_choice.hpp"
 
 #include <functional>
 
@@ -54,6 +58,7 @@ class MomentumStage {
   StageWeights weights_;
   fields::FaceVector start_;                    // u_0 of the separate update
   fields::FaceVector velocity_next_;            // u* (fused)
+  StageTilingChoice tiling_choice_;             // the fused stage's tiling per stage form (GPUs)
   fields::FaceVector tendency_, tendency_old_;  // R_k, and R_{k-1} for the separate update
 };
 

@@ -1,0 +1,47 @@
+#pragma once
+// The tiling of the fused stage by tiles, chosen on the machine that runs it. Tiles of 32 x 8 points with a ring of
+// five planes keep the copy of the next plane in flight while a plane is computed; on an H200 they ran the stages
+// 4-10% faster than a ring of four, on an H100 up to 10% slower (tests/perf/RESULTS.md). Both give the same u* bit
+// for bit, so each stage form (whether it reads R_{k-1}, keeps R_k, blends in u_0, upwinds) runs the candidates in
+// turn on its first calls, each fenced and timed, and keeps the fastest for the rest of the run.
+#include "config/deck.hpp"
+#include "time/fused_stage.hpp"
+
+#include <functional>
+#include <map>
+#include <vector>
+
+namespace eddy::time {
+
+class StageTilingChoice {
+ public:
+  /// Seconds on a clock that has waited for the device (the default fences and reads a wall clock).
+  using Clock = std::function<double()>;
+
+  /// Chooses among `candidates`, timing each `samples` times per stage form (the shortest time counts).
+  explicit StageTilingChoice(std::vector<StageTiling> candidates = {stage_tilings[0], stage_tilings[1]},
+                             int samples = 2, Clock clock = {});
+
+  /// Runs `stage` with the tiling of the form of `weights` and `scheme`: the chosen one, or, while the form still
+  /// chooses, the next candidate, timed.
+  void run(const StageWeights& weights, config::AdvectionScheme scheme,
+           const std::function<void(const StageTiling&)>& stage);
+
+  /// The tiling chosen for the form of `weights` and `scheme`, or nullptr while it is still being chosen.
+  const StageTiling* chosen(const StageWeights& weights, config::AdvectionScheme scheme) const;
+
+ private:
+  struct Form {
+    std::vector<double> shortest;  // per candidate
+    int calls = 0;
+    int chosen = -1;
+  };
+  static int form_of(const StageWeights& weights, config::AdvectionScheme scheme);
+
+  std::vector<StageTiling> candidates_;
+  int samples_;
+  Clock clock_;
+  std::map<int, Form> forms_;
+};
+
+}  // namespace eddy::time
