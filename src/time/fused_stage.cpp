@@ -289,9 +289,9 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   // Tiles of 32 x 8: four teams of 256 per multiprocessor hold them to 64 registers without spills (72 unbounded,
   // three teams: 4.18 / 4.59-4.71 / 3.47-3.51 ms against 4.25 / 4.92-4.97 / 3.78 for the three stages at 512^3 on an
   // H200). The default ring of four planes waits for the copy of the plane above as soon as it has started it; a ring
-  // of five (40 KiB) keeps that copy in flight while a plane is computed. On an H200 five took 3.45 / 4.18 / 3.87 ms
-  // against 3.85 / 4.48-4.58 / 3.88, on an H100 4.51 / 5.61-5.64 / 4.06 against 4.34 / 5.14 / 4.01, and the step
-  // moved by -1.5% and +2% (tests/perf/RESULTS.md).
+  // of five (40 KiB) keeps that copy in flight while a plane is computed. On an H200 five took 3.50 / 4.17 / 3.97 ms
+  // against 3.91 / 4.54 / 3.98, on an H100 4.54 / 5.62 / 4.08 against 4.39 / 5.19 / 4.12 (tests/perf/RESULTS.md), so
+  // a run chooses between the two by timing (time/stage_tiling_choice.hpp).
   if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
   throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +

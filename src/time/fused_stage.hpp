@@ -10,7 +10,9 @@
 //              ahead.
 // At 512^3 on an H200 the first stage read 21.6 GB from L2 by points and 6.0 GB by tiles (32 x 4, five planes
 // ahead), for 4.1 and 3.7 GB from DRAM. The tiles take 2-17% less time than the points on an H200 and 0-6% less on
-// an H100; deeper rings of smaller tiles were faster for the first stage on the H200 only (tests/perf/RESULTS.md).
+// an H100; deeper rings of smaller tiles were faster for the first stage on the H200 only (tests/perf/RESULTS.md). A
+// ring of five planes runs most stage forms faster than four on an H200 and slower on an H100, so a run times both
+// on each form's first calls and keeps the faster (time/stage_tiling_choice.hpp).
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
