@@ -196,6 +196,9 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
       std::printf("  share %-34s %11.1f%%\n", std::string(phase_name(static_cast<Phase>(p))).c_str(),
                   phase_total > 0 ? 100 * phase[p] / phase_total : 0.0);
     }
+    const std::string tilings = sim.stage_tilings();
+    if (!tilings.empty())
+      std::printf("velocity stage tiling per stage form (rank 0, chosen by timing):\n%s", tilings.c_str());
     if (kernel_steps > 0) {
       std::printf("kernels of rank 0, each fenced and timed alone, over %lld more steps: %.3f ms per step\n",
                   kernel_steps, 1e3 * kernel_wall / kernel_steps);

@@ -47,6 +47,8 @@ class MomentumStage {
   /// After a fused stage's finish(): swaps the buffers of the velocity that stage started from into `keep` (u and v,
   /// and w in 3D), and takes `keep`'s for the next u*, so that `keep` holds that velocity without a copy.
   void hand_over_start_velocity(fields::FlowState& keep, const operators::StaggeredGrid& grid);
+  /// The fused stage's tiling per stage form (chosen on GPUs; unused on CPUs).
+  const StageTilingChoice& tiling_choice() const { return tiling_choice_; }
   /// True when one kernel computes the tendency and the update.
   bool fused() const { return !separate_sources_; }
   /// True when u* leaves compute() with the images of its rows' ends written (HaloExchange::exchange_after_row_ends).

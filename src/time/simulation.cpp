@@ -524,5 +524,6 @@ long long Simulation::step() const { return impl_->step_count; }
 const std::vector<StepRecord>& Simulation::history() const { return impl_->history; }
 const config::Deck& Simulation::deck() const { return impl_->deck; }
 const physics::CoupledPhysics& Simulation::physics() const { return impl_->physics; }
+std::string Simulation::stage_tilings() const { return impl_->momentum.tiling_choice().describe(); }
 
 }  // namespace eddy::time

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -39,6 +40,26 @@ void StageTilingChoice::run(const StageWeights& weights, config::AdvectionScheme
     form.chosen =
         static_cast<int>(std::min_element(form.shortest.begin(), form.shortest.end()) - form.shortest.begin());
   }
+}
+
+std::string StageTilingChoice::describe() const {
+  const auto name = [](const StageTiling& t) {
+    return std::to_string(t.x) + "x" + std::to_string(t.y) + " ring " + std::to_string(t.ring);
+  };
+  std::string text;
+  for (const auto& [key, form] : forms_) {
+    std::string line = std::string(key & 1 ? "reads R_{k-1}" : "no R_{k-1}") + (key & 2 ? ", keeps R_k" : "") +
+                       (key & 4 ? ", blends u_0" : "") + (key & 8 ? ", upwind" : "") + ": ";
+    line += form.chosen >= 0 ? name(candidates_[form.chosen]) : std::string("choosing");
+    for (std::size_t c = 0; c < candidates_.size() && c < form.shortest.size(); ++c) {
+      char time[48];
+      std::snprintf(time, sizeof time, "%s%s %.3f ms", c == 0 ? " (" : ", ", name(candidates_[c]).c_str(),
+                    1e3 * form.shortest[c]);
+      line += time;
+    }
+    text += line + (form.shortest.empty() ? "" : ")") + "\n";
+  }
+  return text;
 }
 
 const StageTiling* StageTilingChoice::chosen(const StageWeights& weights, config::AdvectionScheme scheme) const {

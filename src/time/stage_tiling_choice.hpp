@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace eddy::time {
@@ -29,6 +30,9 @@ class StageTilingChoice {
 
   /// The tiling chosen for the form of `weights` and `scheme`, or nullptr while it is still being chosen.
   const StageTiling* chosen(const StageWeights& weights, config::AdvectionScheme scheme) const;
+
+  /// One line per form seen: its name, the tiling it runs (or "choosing") and the shortest time of each candidate.
+  std::string describe() const;
 
  private:
   struct Form {

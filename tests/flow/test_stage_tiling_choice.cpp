@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 namespace {
@@ -66,6 +67,16 @@ TEST(StageTilingChoice, EachFormTimesEveryCandidateThenKeepsTheFastest) {
   }
   EXPECT_EQ(choice.chosen(first, AdvectionScheme::upwind), nullptr);
   EXPECT_TRUE(same(*choice.chosen(first, AdvectionScheme::central), timed.candidates[1]));
+
+  // A form still choosing says so; the others name their tiling, with each candidate's shortest time.
+  timed.call(choice, first, AdvectionScheme::upwind);
+  const std::string text = choice.describe();
+  EXPECT_NE(text.find("no R_{k-1}, keeps R_k: 32x8 ring 5 (32x8 ring 4 3000.000 ms, 32x8 ring 5 2000.000 ms, 32x4 "
+                      "ring 8 4000.000 ms)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("reads R_{k-1}, keeps R_k: 32x8 ring 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("no R_{k-1}, keeps R_k, upwind: choosing"), std::string::npos) << text;
 }
 
 TEST(StageTilingChoice, TheShortestSampleCounts) {
