@@ -1,9 +1,10 @@
 #pragma once
 // The tiling of the fused stage by tiles, chosen on the machine that runs it. Tiles of 32 x 8 points with a ring of
-// five planes keep the copy of the next plane in flight while a plane is computed; on an H200 they ran the stages
-// 4-10% faster than a ring of four, on an H100 up to 10% slower (tests/perf/RESULTS.md). Both give the same u* bit
-// for bit, so each stage form (whether it reads R_{k-1}, keeps R_k, blends in u_0, upwinds) runs the candidates in
-// turn on its first calls, each fenced and timed, and keeps the fastest for the rest of the run.
+// five planes keep the copy of the next plane in flight while a plane is computed; on an H200 they ran most stage forms
+// 4-10% faster than a ring of four, on an H100 Wray's RK3 stages up to 8% slower and the SSP RK3's 7-10% faster
+// (tests/perf/RESULTS.md). Both give the same u* bit for bit, so each stage form (whether it reads R_{k-1}, keeps R_k,
+// blends in u_0, upwinds) runs the candidates in turn on its first calls, each fenced and timed, and keeps the fastest
+// for the rest of the run.
 #include "config/deck.hpp"
 #include "time/fused_stage.hpp"
 
