@@ -84,7 +84,7 @@ for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
   if [[ $f == step* ]]; then
-    grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection|halo)" "$out/$f.log"
+    grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection|halo)|: 32x" "$out/$f.log"
     sed -n '/^kernels of rank 0/,$p' "$out/$f.log"
   else
     grep -vE "^\s*$" "$out/$f.log" | tail -40
