@@ -24,7 +24,7 @@ int solves_before_of(const std::string& name) {
 }  // namespace
 
 PressureGuess::PressureGuess(const fields::LocalShape& shape, int stages, bool ssp_stage_times)
-    : ssp_stage_times_(ssp_stage_times) {
+    : ssp_stage_times_(ssp_stage_times), ghost_(shape.ghost) {
   require(!ssp_stage_times || stages == 3, "PressureGuess: the SSP RK3 has three stages");
   if (stages < 2) return;
   for (int n = 0; n < stages; ++n) kept_.push_back(fields::make_field("pressure_guess::kept", shape));
@@ -122,7 +122,7 @@ std::vector<fields::NamedField> PressureGuess::all_fields() const {
   return named;
 }
 
-void PressureGuess::restore(const std::vector<std::string>& names) {
+void PressureGuess::restore(const std::vector<std::string>& names, const Field& p) {
   std::vector<int> found;
   for (const auto& name : names) found.push_back(solves_before_of(name));
   std::sort(found.begin(), found.end());
@@ -142,6 +142,16 @@ void PressureGuess::restore(const std::vector<std::string>& names) {
   known_ = static_cast<int>(found.size());
   first_guess_made_ = guess_made;
   solved_ = !guess_made && known_ > 0;
+  removed_mean_ = 0;
+  if (guess_made && p.is_allocated()) {
+    // The kept result less the pressure end_step() wrote from it is the removed mean at every point; one owned point
+    // gives it to within the rounding of that subtraction.
+    const int g = ghost_;
+    Real kept = 0, written = 0;
+    Kokkos::deep_copy(kept, Kokkos::subview(kept_.back(), g, g, g));
+    Kokkos::deep_copy(written, Kokkos::subview(p, g, g, g));
+    removed_mean_ = kept - written;
+  }
 }
 
 }  // namespace eddy::time

@@ -58,8 +58,9 @@ class PressureGuess {
   /// checkpoint written after end_step() or without it; pressure_before_0 and pressure_before_<S> share a buffer).
   std::vector<fields::NamedField> all_fields() const;
   /// Marks the kept pressures of `names` known (read from a checkpoint into all_fields(), whose pressure a solve or
-  /// end_step() returned); a checkpoint with pressure_before_0 continues from end_step()'s first guess.
-  void restore(const std::vector<std::string>& names);
+  /// end_step() returned); a checkpoint with pressure_before_0 continues from end_step()'s first guess, its pressure
+  /// `p`, whose owned values give back the mean end_step() removed (to within a rounding, for abandon_step()).
+  void restore(const std::vector<std::string>& names, const Field& p = Field());
   /// Whether the pressure a step started from stays among the kept ones until the next step's first solve.
   bool keeps_step_start() const { return !kept_.empty(); }
   /// The pressure the current step started from (after its first before_solve; empty before, or without guesses),
@@ -74,6 +75,7 @@ class PressureGuess {
   bool first_guess_made_ = false;  // end_step() made the next step's first guess
   Field step_start_;               // the kept buffer that holds the pressure the current step started from
   Real removed_mean_ = 0;          // the mean end_step() removed from the solve's result it kept
+  int ghost_ = 0;                  // the ghost width: (ghost_, ghost_, ghost_) is an owned point
   Real step_start_mean_ = 0;       // the same for step_start_: the mean the step's starting pressure is without
 };
 

@@ -214,7 +214,7 @@ struct Simulation::Impl {
     const io::Checkpointer checkpoints(deck, decomp, shape, context, deck.output.directory, "");
     const io::CheckpointMeta meta =
         checkpoints.load(options.restart, state, physics.scalar_fields(), pressure_guess.all_fields());
-    pressure_guess.restore(meta.warm_start);
+    pressure_guess.restore(meta.warm_start, state.p);
     // The solves read the ghosts of their guesses as they are (guesses combine pressures over every view point).
     projection.fill_pressure_ghosts(state.p);
     for (const auto& kept : pressure_guess.recorded_fields()) projection.fill_pressure_ghosts(kept.field);
