@@ -150,8 +150,6 @@ TEST(PressureGuess, AOneStageSchemeStartsFromThePressureAsFound) {
   }
 }
 
-class RestoredGuess : public ::testing::TestWithParam<bool> {};
-
 namespace {
 
 // Two steps of `running` (each ended with end_step where `step_end`), then `restarted` restored from what a checkpoint
@@ -184,14 +182,22 @@ void restart_after_two_steps(bool step_end, eddy::time::PressureGuess& running, 
 
 }  // namespace
 
+// A run's guess after two steps (`running`, its pressure `p`) and one restored from its checkpoint (`restarted`, its
+// pressure `q`); the parameter: whether the steps ended with end_step.
+class RestoredGuess : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    restart_after_two_steps(GetParam(), running, restarted, p);
+    Kokkos::deep_copy(q, p);
+  }
+  const eddy::fields::LocalShape shape = block_shape();
+  eddy::time::PressureGuess running{shape, 3}, restarted{shape, 3};
+  Field p = eddy::fields::make_field("p", shape), q = eddy::fields::make_field("q", shape);
+};
+
 // A checkpoint after step 1 holds the pressure and the kept ones; the guess restored from them goes on bit for bit,
 // written after end_step (the parameter) or without it (the SSP RK3, checkpoints of earlier versions).
 TEST_P(RestoredGuess, ContinuesWithTheSameGuesses) {
-  const auto shape = block_shape();
-  eddy::time::PressureGuess running(shape, 3), restarted(shape, 3);
-  Field p = eddy::fields::make_field("p", shape), q = eddy::fields::make_field("q", shape);
-  restart_after_two_steps(GetParam(), running, restarted, p);
-  Kokkos::deep_copy(q, p);
   for (int stage = 0; stage < 3; ++stage) {
     SCOPED_TRACE("stage " + std::to_string(stage));
     running.before_solve(p, stage);
@@ -213,11 +219,6 @@ TEST_P(RestoredGuess, ContinuesWithTheSameGuesses) {
 // where the run went on, to within a rounding where it restarted from a checkpoint written after end_step (whose
 // removed mean the restored guess takes from the pressures).
 TEST_P(RestoredGuess, AnAbandonedStepGivesBackThePressureItStartedFrom) {
-  const auto shape = block_shape();
-  eddy::time::PressureGuess running(shape, 3), restarted(shape, 3);
-  Field p = eddy::fields::make_field("p", shape), q = eddy::fields::make_field("q", shape);
-  restart_after_two_steps(GetParam(), running, restarted, p);
-  Kokkos::deep_copy(q, p);
   const Field started = eddy::fields::make_field("started", shape);
   Kokkos::deep_copy(started, p);
   running.before_solve(p, 0);
