@@ -20,6 +20,13 @@ TEST(Benchmarks, FlowKernelsRunAndAgreeWithProduction) {
   EXPECT_THROW(eddy::bench::run({"flow", "--n", "2"}, context), eddy::Error);
 }
 
+// The stencil benchmark checks its forms of the residual, the transfers and the red-black sweep against production
+// before timing them.
+TEST(Benchmarks, StencilFormsRunAndAgreeWithProduction) {
+  eddy::parallel::Context context;
+  EXPECT_EQ(eddy::bench::run({"stencil", "--n", "16", "--reps", "2"}, context), 0);
+}
+
 TEST(Benchmarks, StepRunsStrongAndWeakScaled) {
   eddy::parallel::Context context;
   EXPECT_EQ(eddy::bench::run({"step", "--n", "16", "--steps", "2", "--warmup", "1"}, context), 0);
