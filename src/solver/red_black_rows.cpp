@@ -1,17 +1,17 @@
-// The fused red-black sweep by tile rows (SweepTile::rows_x64_y8). A team takes a tile of 64 x ty cells and marches
-// up a chunk of z planes; a warp takes a row of the tile, or one of the two rows beside it (the y rim), and a thread a
-// pair of neighbouring cells of that row, which it reads and writes as one 16-byte access. Per plane j a thread:
+// The fused red-black sweep by tile rows (SweepTile::rows_x64_y8). A team takes a tile of 60 x ty cells and marches
+// up a chunk of z planes. A warp takes a row of 64 cells: the tile's row and one pair of cells beyond each x end, or
+// one of the rows beside the tile (its y rim). A thread takes a pair of neighbouring cells, which it reads and writes
+// as one 16-byte access. Per plane j a thread:
 //  - computes the first-colour cell of its pair on plane j. Its z neighbours and its pair's other cell are old values
 //    the thread holds in registers from the planes before; its other x neighbour and its y neighbours are old
 //    second-colour values that the neighbouring threads put in team scratch memory one plane before;
-//  - computes the second-colour cell of plane j - 1 (tile rows only). Its z neighbours are the first-colour cells of
-//    planes j - 2 and j of its own column, which the thread computed; its x and y neighbours are new first-colour
-//    values in scratch;
+//  - computes the second-colour cell of plane j - 1 (the tile's pairs only). Its z neighbours are the first-colour
+//    cells of planes j - 2 and j of its own column, which the thread computed; its x and y neighbours are new
+//    first-colour values in scratch;
 //  - stores plane j - 1 of its pair, both colours, and loads the old pair of plane j + 2 and the right-hand side of
 //    plane j + 1, which the next plane uses.
-// The first-colour cells just beyond the tile's x ends, which the second colour of its end columns reads, are
-// computed from device memory by the first rim warp. One barrier per plane. Against the tiles of red_black.cpp every
-// value comes from device memory once per tile, in full sectors, and no cell's stencil is read from L1 or L2.
+// The rim's first colour is computed as the tile's, so no thread waits on loads of its own. One barrier per plane.
+// Against the tiles of red_black.cpp every value comes from device memory once per tile, in full sectors.
 #include "core/error.hpp"
 #include "grid/pair_columns.hpp"
 #include "solver/colour_stencil.hpp"
@@ -23,12 +23,11 @@ namespace {
 
 template <int ty, int min_teams>
 struct RowTile {
-  static constexpr int pairs = 32;               // per row: one warp, 64 cells
-  static constexpr int rows = ty + 2;            // rows -1 .. ty: the tile and its y rim
-  static constexpr int row_entries = pairs + 2;  // pairs -1 .. 32: the row and one value beyond each end
-  static constexpr int plane_entries = rows * row_entries;
+  static constexpr int pairs = 32;         // per row: one warp; its pairs 1 .. 30 are the tile's, 0 and 31 its x rim
+  static constexpr int inner = pairs - 2;  // pairs per tile row
+  static constexpr int rows = ty + 2;      // rows -1 .. ty: the tile and its y rim
+  static constexpr int plane_entries = rows * pairs;
   static constexpr int team_threads = pairs * rows;
-  static_assert(ty <= pairs, "the first rim warp computes one x rim cell per tile row");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   static constexpr int threads = team_threads;  // each keeps its pair's state in registers
 #else
@@ -36,9 +35,10 @@ struct RowTile {
 #endif
   using Policy =
       Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>;
-  /// Scratch index of entry h (-1 .. 32) of row c (-1 .. ty) of plane `plane`, in a ring of two planes.
+  /// Scratch index of pair h of row c (-1 .. ty) of plane `plane`, in a ring of two planes; the pairs of a row wrap
+  /// around (the rim pairs' neighbours beyond the warp are never read).
   static KOKKOS_INLINE_FUNCTION int at(int plane, int c, int h) {
-    return ((plane & 1) * rows + c + 1) * row_entries + h + 1;
+    return ((plane & 1) * rows + c + 1) * pairs + (h & (pairs - 1));
   }
 };
 
@@ -50,7 +50,6 @@ struct PairState {
   Real rhs_second = 0;    // the right-hand side of the second-colour cell of plane j - 1
   Real first_before = 0;  // the new first colour of plane j - 2 (in the column of plane j - 1's second colour)
   Real first_last = 0;    // the new first colour of plane j - 1
-  Real end_above = 0;     // lanes 0 and 31: the old value beyond the row's end on plane j + 1
   Real beyond = 0;        // the y rim rows: the old value beyond the rim row on plane j
 };
 
@@ -85,13 +84,12 @@ void fused_rows(Field out_field, Field in_field, Field b_field, const ColourSten
   const int g = s.ghost, nz = s.n[2], row = st.row, plane = static_cast<int>(st.plane);
   const int extent_x = row, extent_y = static_cast<int>(in_field.extent(1)),
             extent_z = static_cast<int>(in_field.extent(2));
-  // Pairs of view x indices (2 p, 2 p + 1) holding owned cells, 32 to a tile.
+  // Pairs of view x indices (2 p, 2 p + 1) holding owned cells, T::inner to a tile.
   const int lo_pair = g / 2, hi_pair = (s.n[0] + g - 1) / 2;
-  const int tiles_x = (hi_pair - lo_pair + T::pairs) / T::pairs, tiles_y = (s.n[1] + ty - 1) / ty;
+  const int tiles_x = (hi_pair - lo_pair + T::inner) / T::inner, tiles_y = (s.n[1] + ty - 1) / ty;
   const int chunk = planes > 0 ? planes : planes_per_team(static_cast<long long>(tiles_x) * tiles_y, nz);
   const int teams = tiles_x * tiles_y * ((nz + chunk - 1) / chunk);
   const int first_parity = (first + s.offset_parity) & 1;
-  const bool blend = s.blends();
   const std::size_t ring_bytes = 2 * 2 * T::plane_entries * sizeof(Real);
   const std::size_t state_bytes = T::threads == 1 ? T::team_threads * sizeof(PairState) : 0;
   typename T::Policy policy(teams, T::threads);
@@ -106,12 +104,12 @@ void fused_rows(Field out_field, Field in_field, Field b_field, const ColourSten
                 ? static_cast<PairState*>(team.team_scratch(1).get_shmem_aligned(state_bytes, sizeof(RealPair)))
                 : nullptr);
         const int tile = team.league_rank();
-        const int pair0 = lo_pair + tile % tiles_x * T::pairs, j0 = tile / tiles_x % tiles_y * ty;
+        const int pair0 = lo_pair - 1 + tile % tiles_x * T::inner, j0 = tile / tiles_x % tiles_y * ty;
         const int k0 = tile / (tiles_x * tiles_y) * chunk, k1 = k0 + chunk < nz ? k0 + chunk : nz;
         // Where a thread's pair lies, and the view offsets of its loads at plane 0 of the owned cells.
         struct Place {
           int h, c, li, lj, vx, vy, centre, parity;
-          bool pair_in, row_in, loads;
+          bool stored, row_in, loads;
         };
         const auto place_of = [&](int t) {
           Place q;
@@ -121,9 +119,9 @@ void fused_rows(Field out_field, Field in_field, Field b_field, const ColourSten
           q.li = q.vx - g;  // local index of the pair's even cell
           q.lj = j0 + q.c;
           q.vy = q.lj + g;
-          q.pair_in = pair0 + q.h <= hi_pair;
+          q.stored = q.h >= 1 && q.h <= T::inner && pair0 + q.h <= hi_pair && q.c >= 0 && q.c < ty;
           q.row_in = q.lj >= 0 && q.lj < s.n[1];
-          q.loads = q.pair_in && q.vy >= 0 && q.vy < extent_y && q.vx + 1 < extent_x;
+          q.loads = q.vx >= 0 && q.vx + 1 < extent_x && q.vy >= 0 && q.vy < extent_y;
           q.centre = q.vx + q.vy * row + g * plane;
           q.parity = (first_parity + q.li + q.lj) & 1;  // plus the plane: the element of the first colour
           return q;
@@ -135,23 +133,14 @@ void fused_rows(Field out_field, Field in_field, Field b_field, const ColourSten
         const auto load_rhs = [&](const Place& q, int k) {
           return q.loads && plane_in(k) ? grid::load_pair(b, q.centre + k * plane) : RealPair{0, 0};
         };
-        // Lanes 0 and 31: the old value beyond the row's end (view x of pair -1's odd cell, pair 32's even cell).
-        const auto load_end = [&](const Place& q, int k) {
-          const int vx = q.h == 0 ? q.vx - 1 : q.vx + 2;
-          const bool end = (q.h == 0 || q.h == T::pairs - 1) && vx >= 0 && vx < extent_x;
-          return end && q.vy >= 0 && q.vy < extent_y && plane_in(k) ? in[vx + q.vy * row + (k + g) * plane] : Real(0);
-        };
         // Rim rows: the old value beyond them in y, in the column of plane k's first colour.
         const auto load_beyond = [&](const Place& q, int k) {
           const int vy = q.c < 0 ? q.vy - 1 : q.vy + 1;
-          const bool rim = (q.c < 0 || q.c == ty) && q.pair_in && vy >= 0 && vy < extent_y && plane_in(k);
+          const bool rim = (q.c < 0 || q.c == ty) && q.loads && vy >= 0 && vy < extent_y && plane_in(k);
           return rim ? in[q.vx + ((q.parity + k) & 1) + vy * row + (k + g) * plane] : Real(0);
         };
-        const auto store_old_second = [&](const Place& q, const RealPair& pair, Real end, int k) {
-          const int r = (q.parity + k) & 1;
-          old_ring[T::at(k, q.c, q.h)] = element(pair, 1 - r);
-          if (q.h == 0) old_ring[T::at(k, q.c, -1)] = end;
-          if (q.h == T::pairs - 1) old_ring[T::at(k, q.c, T::pairs)] = end;
+        const auto store_old_second = [&](const Place& q, const RealPair& pair, int k) {
+          old_ring[T::at(k, q.c, q.h)] = element(pair, 1 - ((q.parity + k) & 1));
         };
         // Before the first plane: the state of plane k0 - 1 and the old second colour of that plane in scratch.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::team_threads), [&](int t) {
@@ -162,9 +151,8 @@ void fused_rows(Field out_field, Field in_field, Field b_field, const ColourSten
           a.above = load_old(q, j + 1);
           a.rhs = load_rhs(q, j);
           a.below = element(load_old(q, j - 1), (q.parity + j) & 1);
-          a.end_above = load_end(q, j + 1);
           a.beyond = load_beyond(q, j);
-          store_old_second(q, a.here, load_end(q, j), j);
+          store_old_second(q, a.here, j);
         });
         team.team_barrier();
         for (int j = k0 - 1; j <= k1; ++j) {
@@ -175,7 +163,6 @@ void fused_rows(Field out_field, Field in_field, Field b_field, const ColourSten
             // Loads for the next plane, in flight while this one is computed.
             const RealPair next = load_old(q, j + 2);
             const RealPair rhs_next = load_rhs(q, j + 1);
-            const Real end_next = load_end(q, j + 2);
             const Real beyond_next = load_beyond(q, j + 1);
             // The first colour of plane j.
             LoadedStencil around;
@@ -186,27 +173,14 @@ void fused_rows(Field out_field, Field in_field, Field b_field, const ColourSten
             around.below = a.below;
             around.above = element(a.above, r);
             const int li = q.li + r;
-            const bool core = q.pair_in && q.row_in && li >= 0 && li < s.n[0] && j >= 0 && j < nz;
+            const bool core = q.loads && q.row_in && li >= 0 && li < s.n[0] && j >= 0 && j < nz;
             const Real first_new =
                 core ? s.relaxed(around, element(a.rhs, r), element(a.here, r), li, q.lj, j) : Real(0);
             new_ring[T::at(j, q.c, q.h)] = first_new;
-            store_old_second(q, a.above, a.end_above, j + 1);
-            // The first rim warp: the first-colour cell beyond the x end of tile row h, from device memory.
-            if (q.c < 0 && q.h < ty) {
-              const int rim_row = q.h, lj = j0 + rim_row;
-              const int rim_r = (first_parity + pair0 * 2 - g + lj + j) & 1;  // first colour's element in the row
-              const int rim_li = rim_r == 1 ? 2 * pair0 - g - 1 : 2 * pair0 - g + 2 * T::pairs;
-              Real value = 0;
-              if (rim_li >= 0 && rim_li < s.n[0] && lj < s.n[1] && j >= 0 && j < nz) {
-                const int o = rim_li + g + (lj + g) * row + (j + g) * plane;
-                const LoadedStencil rim(in + o, b + o, st, s.z_active, blend);
-                value = s.relaxed(rim, rim.rhs, rim.old, rim_li, lj, j);
-              }
-              new_ring[T::at(j, rim_row, rim_r == 1 ? -1 : T::pairs)] = value;
-            }
+            store_old_second(q, a.above, j + 1);
             // The second colour of plane m = j - 1, and the pair's store.
             const int m = j - 1;
-            if (q.c >= 0 && q.c < ty && m >= k0 && m < k1 && q.pair_in && q.row_in) {
+            if (q.stored && q.row_in && m >= k0 && m < k1) {
               const int e2 = r;  // the second colour's element on plane m
               LoadedStencil firsts;
               const Real beside = new_ring[T::at(m, q.c, e2 == 1 ? q.h + 1 : q.h - 1)];
@@ -233,7 +207,6 @@ void fused_rows(Field out_field, Field in_field, Field b_field, const ColourSten
             a.here = a.above;
             a.above = next;
             a.rhs = rhs_next;
-            a.end_above = end_next;
             a.beyond = beyond_next;
           });
           team.team_barrier();
