@@ -12,6 +12,7 @@
 #include "parallel/halo_exchange.hpp"
 #include "time/flow_diagnostics.hpp"
 #include "time/fused_stage.hpp"
+#include "time/stage_tiling_choice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -247,6 +248,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   // Wray's RK3 step: the first stage keeps R_k for the next, the second reads R_{k-1} and keeps R_k, the third reads
   // R_{k-1} only; and the two of the SSP RK3: the first stage keeps nothing, the others blend in the step's start.
   // Production against one thread per point and the other tilings, each checked against production first.
+  std::string stage_tilings;
   {
     const Real viscosity = 1e-3;
     const auto scheme = config::AdvectionScheme::central;
@@ -291,14 +293,19 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
               time::fused_stage_by_points(state, form_targets, flow_grid, scheme, viscosity, w);
             }) < 1e-12,
             "bench flow: the stage by points differs from production");
+    // Production stages run the tiling that a run chooses for each form, chosen before they are timed.
+    time::StageTilingChoice choice;
     for (int s = 0; s < kinds; ++s) {
       const std::string name = names[s];
       const auto time_form = [&](const std::string& form, const std::function<void(const time::StageTargets&)>& run) {
         rows.push_back({name + form, mixes[s], time_kernel([&] { run(form_targets); }, reps, reducer)});
       };
-      time_form(forms[s], [&](const time::StageTargets& t) {
-        time::fused_stage(state, {t.next, t.tendency, t.start, row_ends}, flow_grid, scheme, viscosity, weights[s]);
-      });
+      const auto production = [&](const time::StageTargets& t) {
+        time::fused_stage(state, {t.next, t.tendency, t.start, row_ends}, flow_grid, scheme, viscosity, weights[s],
+                          &choice);
+      };
+      for (int call = 0; call < choice.calls_to_choose(); ++call) production(form_targets);
+      time_form(forms[s], production);
       time_form(", one point/thread", [&](const time::StageTargets& t) {
         time::fused_stage_by_points(state, t, flow_grid, scheme, viscosity, weights[s]);
       });
@@ -310,6 +317,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
                   });
       }
     }
+    stage_tilings = choice.describe();
   }
 
   require(std::isfinite(sink), "bench flow: the summing streams read non-finite values");
@@ -333,6 +341,8 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
     }
     std::printf(
         "floor: the fastest stream with the row's reads and writes per cell (one value or a pair per thread)\n");
+    if (!stage_tilings.empty())
+      std::printf("production stage tiling per form (chosen by timing):\n%s", stage_tilings.c_str());
   }
   return 0;
 }

@@ -32,6 +32,9 @@ class StageTilingChoice {
   /// The tiling chosen for the form of `weights` and `scheme`, or nullptr while it is still being chosen.
   const StageTiling* chosen(const StageWeights& weights, config::AdvectionScheme scheme) const;
 
+  /// Calls of one stage form before its tiling is chosen (on GPUs; on CPUs the stage runs by points).
+  int calls_to_choose() const { return static_cast<int>(candidates_.size()) * samples_; }
+
   /// One line per form seen: its name, the tiling it runs (or "choosing") and the shortest time of each candidate.
   std::string describe() const;
 
