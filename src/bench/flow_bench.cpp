@@ -190,6 +190,8 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   add_streams(
       {3, 6}, [&] { stream_mix<3, 6, false>(arrays, cells, s); }, [&] { stream_mix<3, 6, true>(arrays, cells, s); });
   add_streams(
+      {3, 3}, [&] { stream_mix<3, 3, false>(arrays, cells, s); }, [&] { stream_mix<3, 3, true>(arrays, cells, s); });
+  add_streams(
       {6, 6}, [&] { stream_mix<6, 6, false>(arrays, cells, s); }, [&] { stream_mix<6, 6, true>(arrays, cells, s); });
   add_streams(
       {6, 3}, [&] { stream_mix<6, 3, false>(arrays, cells, s); }, [&] { stream_mix<6, 3, true>(arrays, cells, s); });
@@ -321,6 +323,11 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   }
 
   require(std::isfinite(sink), "bench flow: the summing streams read non-finite values");
+  for (const auto& row : rows) {
+    const bool has_floor = std::any_of(rows.begin(), rows.end(),
+                                       [&](const auto& stream) { return stream.stream && stream.mix == row.mix; });
+    require(has_floor, "bench flow: no stream with the reads and writes of '" + row.name + "' to compare it with");
+  }
 
   if (context.rank() == 0) {
     std::printf(
