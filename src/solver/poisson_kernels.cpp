@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "fields/flat_field.hpp"
+#include "fields/shifted_copy.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
 #include "grid/pair_columns.hpp"
@@ -42,13 +43,7 @@ Real global_sum(Field f, const PoissonLevel& level, const parallel::Reducer& red
   return reduce_sum(local, level, reducer);
 }
 
-void subtract_constant(Field f, Real value) {
-  require(f.span_is_contiguous(), "subtract_constant: the field must be contiguous");
-  Real* data = f.data();
-  Kokkos::parallel_for(
-      "poisson::subtract_constant", grid::SpanPolicy(0, static_cast<long long>(f.span())),
-      KOKKOS_LAMBDA(long long p) { data[p] -= value; });
-}
+void subtract_constant(Field f, Real value) { fields::shifted_copy("poisson::subtract_constant", f, f, value); }
 
 void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
                          const parallel::Reducer& reducer) {

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
+#include "fields/shifted_copy.hpp"
 #include "solver/conjugate_gradient.hpp"
 #include "solver/multigrid.hpp"
 #include "solver/poisson_kernels.hpp"
@@ -65,10 +66,7 @@ class StationarySolver : public PoissonSolver {
         singular && !request.rhs_mean_free ? global_sum(rhs, level_, reducer) / level_.global_cells() : Real(0);
     // Without a shift the iterations read the right-hand side in place.
     const Field b = shift != 0 ? b_ : rhs;
-    if (shift != 0) {
-      Kokkos::deep_copy(ExecSpace(), b_, rhs);
-      subtract_constant(b_, shift);
-    }
+    if (shift != 0) fields::shifted_copy("poisson::shifted_rhs", b_, rhs, shift);
     if (!request.ghosts_valid) ghosts().fill(phi);
     measure(phi, b);
     auto sums = read_sums<3>(sums_);

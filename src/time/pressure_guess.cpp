@@ -1,9 +1,9 @@
 #include "time/pressure_guess.hpp"
 
 #include "core/error.hpp"
+#include "fields/shifted_copy.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -14,29 +14,6 @@ using SpanRange = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>, L
 
 // A kept pressure's name in checkpoints: pressure_before_<n>, the pressure n solves before the last.
 const std::string kept_prefix = "pressure_before_";
-
-// to = from - shift over a span of `values` values, a pair of values per thread (one 16-byte load and store) where both
-// are aligned to pairs: an H200 copies 512^3 values in 0.52 ms by pairs and 0.66 ms by single values
-// (tests/perf/RESULTS.md).
-void shifted_copy(const char* label, Real* to, const Real* from, long long values, Real shift) {
-  const bool pairs = reinterpret_cast<std::uintptr_t>(to) % sizeof(RealPair) == 0 &&
-                     reinterpret_cast<std::uintptr_t>(from) % sizeof(RealPair) == 0;
-  if (!pairs) {
-    Kokkos::parallel_for(
-        label, SpanRange(0, values), KOKKOS_LAMBDA(long long n) { to[n] = from[n] - shift; });
-    return;
-  }
-  Kokkos::parallel_for(
-      label, SpanRange(0, (values + 1) / 2), KOKKOS_LAMBDA(long long q) {
-        const long long n = 2 * q;
-        if (n + 1 < values) {
-          const RealPair v = *reinterpret_cast<const RealPair*>(from + n);
-          *reinterpret_cast<RealPair*>(to + n) = RealPair{v.even - shift, v.odd - shift};
-        } else {
-          to[n] = from[n] - shift;
-        }
-      });
-}
 
 std::string field_name(int solves_before) { return kept_prefix + std::to_string(solves_before); }
 
@@ -99,11 +76,8 @@ void PressureGuess::before_solve(Field& p, int stage) {
 void PressureGuess::end_step(Field& p, Real mean) {
   require(removes_mean_at_step_end(), "PressureGuess: end_step() for a scheme whose first guess is not a copy");
   require(!first_guess_made_, "PressureGuess: end_step() twice without a solve between");
-  require(p.span_is_contiguous(), "PressureGuess: the pressure field must be contiguous");
   Field& oldest = kept_.front();
-  const Real* last = p.data();
-  Real* guess = oldest.data();
-  shifted_copy("pressure_guess::end_step", guess, last, static_cast<long long>(p.span()), mean);
+  fields::shifted_copy("pressure_guess::end_step", oldest, p, mean);
   const int stages = static_cast<int>(kept_.size());
   known_ = solved_ ? std::min(known_ + 1, stages) : 0;
   solved_ = false;
@@ -116,8 +90,7 @@ void PressureGuess::end_step(Field& p, Real mean) {
 Field PressureGuess::abandon_step() {
   if (step_start_mean_ != 0) {
     const Real mean = step_start_mean_;
-    shifted_copy("pressure_guess::abandon_step", step_start_.data(), step_start_.data(),
-                 static_cast<long long>(step_start_.span()), mean);
+    fields::shifted_copy("pressure_guess::abandon_step", step_start_, step_start_, mean);
     step_start_mean_ = 0;
   }
   return step_start_;
