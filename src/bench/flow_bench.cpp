@@ -313,7 +313,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
       });
       for (const time::StageTiling& tiling : tilings) {
         time_form(", tiles " + std::to_string(tiling.x) + "x" + std::to_string(tiling.y) + ", ring " +
-                      std::to_string(tiling.ring),
+                      std::to_string(tiling.ring) + (tiling.pairs ? " by pairs" : ""),
                   [&](const time::StageTargets& t) {
                     time::fused_stage_by_tiles(state, t, flow_grid, scheme, viscosity, weights[s], tiling);
                   });
@@ -333,7 +333,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
     std::printf(
         "flow kernels benchmark: %d^3 cells on %d rank(s), %lld cells per rank, %d reps (median, slowest rank)\n", n,
         context.size(), cells, reps);
-    std::printf("%-40s %6s %12s %10s %10s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
+    std::printf("%-50s %6s %12s %10s %10s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
     const auto floor_bandwidth = [&](const Mix& mix) {
       double best = 0;
       for (const auto& row : rows) {
@@ -343,7 +343,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
     };
     for (const auto& row : rows) {
       const double bandwidth = row.mix.bytes() * cells / row.seconds;
-      std::printf("%-40s %6.0f %12.4f %10.1f %10.2f\n", row.name.c_str(), row.mix.bytes(), 1e3 * row.seconds,
+      std::printf("%-50s %6.0f %12.4f %10.1f %10.2f\n", row.name.c_str(), row.mix.bytes(), 1e3 * row.seconds,
                   bandwidth / 1e9, bandwidth / floor_bandwidth(row.mix));
     }
     std::printf(

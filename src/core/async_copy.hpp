@@ -18,6 +18,19 @@ KOKKOS_INLINE_FUNCTION void copy_to_scratch(Real* to, const Real* from) {
 #endif
 }
 
+/// Starts copying the aligned pair of values at `from` (global memory, 16-byte aligned) to `to` (team scratch, 16-byte
+/// aligned), past L1.
+KOKKOS_INLINE_FUNCTION void copy_pair_to_scratch(Real* to, const Real* from) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to))),
+               "l"(from)
+               : "memory");
+#else
+  to[0] = from[0];
+  to[1] = from[1];
+#endif
+}
+
 /// Closes the group of the copies this thread started since the last commit.
 KOKKOS_INLINE_FUNCTION void commit_scratch_copies() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -7,6 +7,7 @@
 #include "operators/momentum_tendency.hpp"
 #include "time/stage_tiling_choice.hpp"
 
+#include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <string>
@@ -181,12 +182,19 @@ struct StagedPlanes {
 // A tile of tx x ty points with a one-point rim, and a ring of `ring` planes per field; at least `min_teams` teams
 // resident per multiprocessor (0: as many as the registers the compiler takes allow). While plane k is computed from
 // k - 1 .. k + 1, the copies of planes k + 2 .. k + ahead are in flight; one barrier per plane. Plane k + ahead goes
-// where k - 3 was, which every thread has finished reading before it passed the barrier of plane k - 1.
-template <int tx, int ty, int ring, int min_teams = 0>
+// where k - 3 was, which every thread has finished reading before it passed the barrier of plane k - 1. With `Pairs`
+// the rows are staged by aligned pairs of values (one 16-byte copy each, past L1), from two points before the tile:
+// the low rim is two points wide. On an H200 that ran the SSP RK3's blending stage in 3.81-3.87 ms against 4.03-4.13
+// and Wray's three stages 8-13% slower, with 5% more scratch per team (tests/perf/RESULTS.md).
+template <int tx, int ty, int ring, int min_teams = 0, bool Pairs = false>
 struct Tile {
-  static constexpr int x = tx, y = ty, points = tx * ty, row = tx + 2, plane_points = (tx + 2) * (ty + 2);
+  static constexpr bool pairs = Pairs;
+  static constexpr int rim_x = Pairs ? 2 : 1;  // staged points before the tile's first column
+  static constexpr int x = tx, y = ty, points = tx * ty, row = tx + rim_x + 1 + (Pairs ? 1 : 0);
+  static constexpr int plane_points = row * (ty + 2);
   static constexpr int ring_planes = ring, ahead = ring - 3, fields = 3;
   static_assert(ahead >= 1, "the ring holds the three planes read and at least the next one");
+  static_assert(!Pairs || (tx % 2 == 0 && row % 2 == 0), "pairs need tiles and staged rows of even length");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   static constexpr int threads = points, scratch_level = 0;  // one per point of the tile, the ring in shared memory
 #else
@@ -224,10 +232,11 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
   const std::size_t ring_bytes = T::ring_bytes;
   const int level = T::scratch_level;
   typename T::Policy policy(teams, T::threads);
-  policy.set_scratch_size(level, Kokkos::PerTeam(ring_bytes));
+  policy.set_scratch_size(level, Kokkos::PerTeam(ring_bytes + sizeof(RealPair)));
   Kokkos::parallel_for(
       "rk::momentum_stage_tiles", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
-        Real* ring = static_cast<Real*>(team.team_scratch(static_cast<int>(T::scratch_level)).get_shmem(ring_bytes));
+        Real* ring = static_cast<Real*>(
+            team.team_scratch(static_cast<int>(T::scratch_level)).get_shmem_aligned(ring_bytes, sizeof(RealPair)));
         const int tile = team.league_rank();
         const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x % tiles_y * T::y;
         const int k0 = tile / (tiles_x * tiles_y) * chunk, k1 = k0 + chunk < ez ? k0 + chunk : ez;
@@ -235,7 +244,16 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
         // team's last plane). Points outside the view are never read.
         const int rank = team.team_rank();
         const auto stage = [&](int k) {
-          if (k >= 0 && k < ez && k <= k1) {
+          if (T::pairs && k >= 0 && k < ez && k <= k1) {
+            for (int e = 2 * rank; e < T::plane_points; e += 2 * T::threads) {
+              const int i = i0 - 2 + e % T::row, j = j0 - 1 + e / T::row;  // i even: a pair lies in the view or not
+              if (i < 0 || i >= ex || j < 0 || j >= ey) continue;
+              const int o = point.offset(i, j, k);
+              copy_pair_to_scratch(ring + T::at(0, k) + e, u + o);
+              copy_pair_to_scratch(ring + T::at(1, k) + e, v + o);
+              if (three_d) copy_pair_to_scratch(ring + T::at(2, k) + e, w + o);
+            }
+          } else if (k >= 0 && k < ez && k <= k1) {
             for (int e = rank; e < T::plane_points; e += T::threads) {
               const int i = i0 - 1 + e % T::row, j = j0 - 1 + e / T::row;
               if (i < 0 || i >= ex || j < 0 || j >= ey) continue;
@@ -271,18 +289,34 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
             carried[q] =
                 i < ex && j < ey && k + 1 < k1 ? point.template carried_at<Blend>(i, j, k + 1) : StagePoint::Carried{};
             if (i < ex && j < ey) {
-              point.template operator()<Upwind, Blend>(su, sv, sw, li + 1, lj + 1, 1, i, j, k, now);
+              point.template operator()<Upwind, Blend>(su, sv, sw, li + T::rim_x, lj + 1, 1, i, j, k, now);
             }
           }
         }
       });
 }
 
+// Whether the velocity's rows can be staged by aligned pairs: rows of an even number of points and an even stride,
+// every component aligned to pairs of values.
+bool stages_by_pairs(const fields::FlowState& state, const StagePoint& point, const Int3& extent) {
+  const auto aligned = [](const Field& f) {
+    return reinterpret_cast<std::uintptr_t>(f.data()) % sizeof(RealPair) == 0;
+  };
+  return extent[0] % 2 == 0 && point.row % 2 == 0 && aligned(state.u) && aligned(state.v) && aligned(state.w);
+}
+
 template <bool Upwind, bool Blend>
 void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
                        StageTiling tiling) {
-  const auto is = [&](int x, int y, int ring) { return tiling.x == x && tiling.y == y && tiling.ring == ring; };
+  const bool pairs = tiling.pairs && stages_by_pairs(state, point, extent);
+  const auto is = [&](int x, int y, int ring) {
+    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs;
+  };
   const int planes = tiling.planes;
+  if (pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == 4)
+    return stage_by_tiles<Tile<32, 8, 4, 4, true>, Upwind, Blend>(state, point, extent, planes);
+  if (pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == 5)
+    return stage_by_tiles<Tile<32, 8, 5, 4, true>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, planes);
@@ -295,7 +329,7 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
   throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +
-              " points with a ring of " + std::to_string(tiling.ring) + " planes");
+              " points with a ring of " + std::to_string(tiling.ring) + " planes" + (pairs ? " staged by pairs" : ""));
 }
 
 // The points a stage writes: the whole view but the rows' padding, which no stencil reads.

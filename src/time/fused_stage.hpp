@@ -11,8 +11,9 @@
 // At 512^3 on an H200 the first stage read 21.6 GB from L2 by points and 6.0 GB by tiles (32 x 4, five planes
 // ahead), for 4.1 and 3.7 GB from DRAM. The tiles take 2-17% less time than the points on an H200 and 0-6% less on
 // an H100; deeper rings of smaller tiles were faster for the first stage on the H200 only (tests/perf/RESULTS.md). A
-// ring of five planes runs most stage forms faster than four on an H200 and slower on an H100, so a run times both
-// on each form's first calls and keeps the faster (time/stage_tiling_choice.hpp).
+// ring of five planes runs most stage forms faster than four on an H200 and slower on an H100, and the same ring
+// staged by aligned pairs runs the SSP RK3's blending stage faster and Wray's stages slower, so a run times the three
+// on each form's first calls and keeps the fastest (time/stage_tiling_choice.hpp).
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"
@@ -41,12 +42,13 @@ struct StageTargets {
 /// a ring of `ring` planes of each field in team scratch (three read, the others in flight).
 struct StageTiling {
   int x = 32, y = 8, planes = 0, ring = 4;
+  bool pairs = false;  ///< stage rows by aligned pairs of values where the fields allow it (32 x 8 tiles)
 };
 
 /// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default, and a run chooses
-/// between the first two by timing (time/stage_tiling_choice.hpp).
-inline constexpr StageTiling stage_tilings[] = {
-    {32, 8, 0, 4}, {32, 8, 0, 5}, {32, 4, 0, 8}, {32, 4, 0, 7}, {32, 4, 0, 6}};
+/// among the first three by timing (time/stage_tiling_choice.hpp).
+inline constexpr StageTiling stage_tilings[] = {{32, 8, 0, 4}, {32, 8, 0, 5}, {32, 8, 0, 5, true}, {32, 4, 0, 8},
+                                                {32, 4, 0, 7}, {32, 4, 0, 6}, {32, 8, 0, 4, true}};
 
 /// The fused stage of `state` by one thread per view point.
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,

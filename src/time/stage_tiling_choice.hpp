@@ -1,10 +1,11 @@
 #pragma once
 // The tiling of the fused stage by tiles, chosen on the machine that runs it. Tiles of 32 x 8 points with a ring of
 // five planes keep the copy of the next plane in flight while a plane is computed; on an H200 they ran most stage forms
-// 4-10% faster than a ring of four, on an H100 Wray's RK3 stages up to 8% slower and the SSP RK3's 7-10% faster
-// (tests/perf/RESULTS.md). Both give the same u* bit for bit, so each stage form (whether it reads R_{k-1}, keeps R_k,
-// blends in u_0, upwinds) runs the candidates in turn on its first calls, each fenced and timed, and keeps the fastest
-// for the rest of the run.
+// 4-10% faster than a ring of four, on an H100 Wray's RK3 stages up to 8% slower and the SSP RK3's 7-10% faster. The
+// same ring staged by aligned pairs of values (16-byte copies past L1) ran the SSP RK3's blending stage 4-6% faster on
+// an H200 and Wray's stages 8-13% slower (tests/perf/RESULTS.md). All give the same u* bit for bit, so each stage form
+// (whether it reads R_{k-1}, keeps R_k, blends in u_0, upwinds) runs the candidates in turn on its first calls, each
+// fenced and timed, and keeps the fastest for the rest of the run.
 #include "config/deck.hpp"
 #include "time/fused_stage.hpp"
 
@@ -21,7 +22,8 @@ class StageTilingChoice {
   using Clock = std::function<double()>;
 
   /// Chooses among `candidates`, timing each `samples` times per stage form (the shortest time counts).
-  explicit StageTilingChoice(std::vector<StageTiling> candidates = {stage_tilings[0], stage_tilings[1]},
+  explicit StageTilingChoice(std::vector<StageTiling> candidates = {stage_tilings[0], stage_tilings[1],
+                                                                    stage_tilings[2]},
                              int samples = 2, Clock clock = {});
 
   /// Runs `stage` with the tiling of the form of `weights` and `scheme`: the chosen one, or, while the form still
