@@ -184,8 +184,8 @@ struct StagedPlanes {
 // k - 1 .. k + 1, the copies of planes k + 2 .. k + ahead are in flight; one barrier per plane. Plane k + ahead goes
 // where k - 3 was, which every thread has finished reading before it passed the barrier of plane k - 1. With `Pairs`
 // the rows are staged by aligned pairs of values (one 16-byte copy each, past L1), from two points before the tile:
-// the low rim is two points wide. On an H200 that ran the SSP RK3's blending stage in 3.81-3.87 ms against 4.03-4.13
-// and Wray's three stages 8-13% slower, with 5% more scratch per team (tests/perf/RESULTS.md).
+// the low rim is two points wide. It takes 5% more scratch per team, and whether it
+// pays depends on the stage form and the GPU (time/stage_tiling_choice.hpp).
 template <int tx, int ty, int ring, int min_teams = 0, bool Pairs = false>
 struct Tile {
   static constexpr bool pairs = Pairs;
