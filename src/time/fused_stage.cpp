@@ -184,13 +184,13 @@ struct StagedPlanes {
 // k - 1 .. k + 1, the copies of planes k + 2 .. k + ahead are in flight; one barrier per plane. Plane k + ahead goes
 // where k - 3 was, which every thread has finished reading before it passed the barrier of plane k - 1. With `Pairs`
 // the rows are staged by aligned pairs of values (one 16-byte copy each, past L1), from two points before the tile:
-// the low rim is two points wide. It takes 5% more scratch per team, and whether it
-// pays depends on the stage form and the GPU (time/stage_tiling_choice.hpp).
+// the rim is two points wide along x. It takes 5% more scratch per team, and whether it pays depends on the stage form
+// and the GPU (time/stage_tiling_choice.hpp).
 template <int tx, int ty, int ring, int min_teams = 0, bool Pairs = false>
 struct Tile {
   static constexpr bool pairs = Pairs;
-  static constexpr int rim_x = Pairs ? 2 : 1;  // staged points before the tile's first column
-  static constexpr int x = tx, y = ty, points = tx * ty, row = tx + rim_x + 1 + (Pairs ? 1 : 0);
+  static constexpr int rim_x = Pairs ? 2 : 1;  // staged points before the tile's first column, as many after
+  static constexpr int x = tx, y = ty, points = tx * ty, row = tx + 2 * rim_x;
   static constexpr int plane_points = row * (ty + 2);
   static constexpr int ring_planes = ring, ahead = ring - 3, fields = 3;
   static_assert(ahead >= 1, "the ring holds the three planes read and at least the next one");
