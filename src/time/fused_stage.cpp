@@ -313,10 +313,6 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
     return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs;
   };
   const int planes = tiling.planes;
-  if (pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == 4)
-    return stage_by_tiles<Tile<32, 8, 4, 4, true>, Upwind, Blend>(state, point, extent, planes);
-  if (pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == 5)
-    return stage_by_tiles<Tile<32, 8, 5, 4, true>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, planes);
@@ -325,9 +321,12 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   // H200). The default ring of four planes waits for the copy of the plane above as soon as it has started it; a ring
   // of five (40 KiB) keeps that copy in flight while a plane is computed. On an H200 five took 3.50 / 4.17 / 3.97 ms
   // against 3.91 / 4.54 / 3.98, on an H100 4.54 / 5.62 / 4.08 against 4.39 / 5.19 / 4.12 (tests/perf/RESULTS.md), so
-  // a run chooses between the two by timing (time/stage_tiling_choice.hpp).
+  // a run chooses among the two and the ring of five staged by pairs by timing (time/stage_tiling_choice.hpp).
   if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
+  const auto by_pairs = [&](int ring) { return pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring; };
+  if (by_pairs(4)) return stage_by_tiles<Tile<32, 8, 4, 4, true>, Upwind, Blend>(state, point, extent, planes);
+  if (by_pairs(5)) return stage_by_tiles<Tile<32, 8, 5, 4, true>, Upwind, Blend>(state, point, extent, planes);
   throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +
               " points with a ring of " + std::to_string(tiling.ring) + " planes" + (pairs ? " staged by pairs" : ""));
 }
