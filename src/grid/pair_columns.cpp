@@ -48,6 +48,24 @@ PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long res
   return t;
 }
 
+void* pair_reduction_scratch(std::size_t bytes) {
+  static Kokkos::View<RealPair*, MemSpace>* scratch = nullptr;
+  const std::size_t pairs = (bytes + sizeof(RealPair) - 1) / sizeof(RealPair);
+  if (scratch == nullptr) {
+    scratch = new Kokkos::View<RealPair*, MemSpace>();
+    Kokkos::push_finalize_hook([] {
+      delete scratch;
+      scratch = nullptr;
+    });
+  }
+  if (scratch->extent(0) < pairs) {
+    *scratch = Kokkos::View<RealPair*, MemSpace>();
+    *scratch = Kokkos::View<RealPair*, MemSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pair_columns::tile_values"), pairs);
+  }
+  return scratch->data();
+}
+
 bool use_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   return fits_cell_pairs(shape, fields);

@@ -8,6 +8,8 @@
 #include "core/error.hpp"
 #include "fields/field.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
@@ -119,11 +121,39 @@ void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& marc
       });
 }
 
+/// Device memory of at least `bytes` for the per-tile values of reduce_over_pair_columns, kept from call to call (and
+/// released when Kokkos finalizes).
+void* pair_reduction_scratch(std::size_t bytes);
+
 /// Reduces march(PairColumn, value) over the box [lo, hi) as for_each_pair_column into `result` (a Kokkos reducer).
+/// On GPUs one team per tile reduces its columns' values and writes the tile's, and a second pass reduces those: the
+/// teams start in the order of for_each_pair_column's blocks, so the tiles in flight are neighbours and share the rows
+/// between them in L2. A reduction over a range policy hands each block a run of consecutive tiles instead, so that
+/// the tiles in flight lie far apart.
 template <int MinBlocks = 0, class March, class Result>
 void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, const March& march, Result&& result) {
   const PairTiling tiling = pair_tiling(label, lo, hi);
-  using Value = typename std::decay_t<Result>::value_type;
+  using Reducer = std::decay_t<Result>;
+  using Value = typename Reducer::value_type;
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  constexpr int tile_threads = kPairTile * kPairRows;
+  const int tiles = tiling.threads / tile_threads;
+  Value* tile_values = static_cast<Value*>(pair_reduction_scratch(sizeof(Value) * std::max(tiles, 1)));
+  using Teams =
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<tile_threads, MinBlocks>>;
+  Kokkos::parallel_for(
+      label, Teams(tiles, tile_threads), KOKKOS_LAMBDA(const typename Teams::member_type& team) {
+        Value value;
+        Reducer(value).init(value);
+        PairColumn c;
+        if (tiling.column(team.league_rank() * tile_threads + team.team_rank(), c)) march(c, value);
+        team.team_reduce(Reducer(value));
+        if (team.team_rank() == 0) tile_values[team.league_rank()] = value;
+      });
+  Kokkos::parallel_reduce(
+      "pair_columns::tile_values", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, tiles),
+      KOKKOS_LAMBDA(int n, Value& value) { Reducer(value).join(value, tile_values[n]); }, std::forward<Result>(result));
+#else
   Kokkos::parallel_reduce(
       label, PairPolicy<MinBlocks>(0, tiling.threads),
       KOKKOS_LAMBDA(int t, Value& value) {
@@ -131,6 +161,7 @@ void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, const March& 
         if (tiling.column(t, c)) march(c, value);
       },
       std::forward<Result>(result));
+#endif
 }
 
 }  // namespace eddy::grid

@@ -4,67 +4,11 @@
 #include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/pair_columns.hpp"
+#include "operators/correction_boxes.hpp"
 #include "operators/difference.hpp"
-
-#include <algorithm>
-#include <tuple>
 
 namespace eddy::operators {
 namespace {
-
-// A box [lo, hi) of view indices, copied by value into kernels.
-struct FaceBox {
-  int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-  KOKKOS_INLINE_FUNCTION bool contains(int i, int j, int k) const {
-    return i >= lo[0] && i < hi[0] && j >= lo[1] && j < hi[1] && k >= lo[2] && k < hi[2];
-  }
-};
-
-// The face boxes the correction moves, one per component, and their union. A component's box differs from the owned
-// cells only along its own axis, where a corrected boundary face adds or a physical high face removes one layer.
-// `east_wrap`: the boxes take the x ghost faces too (below), and the high one reads its east pressure across the wrap.
-struct CorrectionBoxes {
-  FaceBox u, v, w;
-  Int3 lo, hi;
-  int east_wrap = -1;  // x view index of the face whose east pressure lies across the wrap (-1: none)
-  int period = 0;      // owned cells per row
-};
-
-// The pair loop reads the pressure east of a pair's second face only: the high x ghost face, whose east pressure lies
-// across the wrap, must be a second face (an even number of cells with one ghost layer).
-bool pairs_take_row_ends(const parallel::RowEndImages& row_ends) {
-  return row_ends.empty() || (row_ends.last + 1) % 2 == 1;
-}
-
-// With the rows' ends to write (`row_ends` not empty), every box also takes the x ghost faces of its rows, which are
-// owned rows: with the velocity's and the pressure's ghosts valid, a ghost face's correction is that of the owned face
-// it mirrors, computed from the same values, so it lands there as the exchange would copy it.
-CorrectionBoxes correction_boxes(const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                 const parallel::RowEndImages& row_ends) {
-  require(row_ends.empty() || (!corrected[1][0] && !corrected[1][1] && !corrected[2][0] && !corrected[2][1]),
-          "subtract_pressure_gradient: the rows' ends are written only where no y or z boundary face is corrected");
-  CorrectionBoxes boxes;
-  FaceBox* box[3] = {&boxes.u, &boxes.v, &boxes.w};
-  std::tie(boxes.lo, boxes.hi) = grid.face_box(0, false, true);
-  for (int a = 0; a < grid.components(); ++a) {
-    auto [box_lo, box_hi] = grid.face_box(a, corrected[a][0], corrected[a][1]);
-    if (!row_ends.empty()) {
-      box_lo[0] = row_ends.first - 1;
-      box_hi[0] = row_ends.last + 2;
-    }
-    for (int d = 0; d < 3; ++d) {
-      box[a]->lo[d] = box_lo[d];
-      box[a]->hi[d] = box_hi[d];
-      boxes.lo[d] = std::min(boxes.lo[d], box_lo[d]);
-      boxes.hi[d] = std::max(boxes.hi[d], box_hi[d]);
-    }
-  }
-  if (!row_ends.empty()) {
-    boxes.east_wrap = row_ends.last + 1;
-    boxes.period = row_ends.period;
-  }
-  return boxes;
-}
 
 /// value - d, stored at flat offset p of `vel` where the pair's faces lie in `box` (row j, plane k).
 KOKKOS_FORCEINLINE_FUNCTION void store_corrected(Real* vel, int p, const FaceBox& box, int i, int j, int k,
