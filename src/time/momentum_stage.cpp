@@ -42,10 +42,15 @@ bool MomentumStage::finish(fields::FlowState& state, const operators::StaggeredG
     if (tendency_old_.u.is_allocated()) std::swap(tendency_, tendency_old_);
     return false;
   }
+  adopt_spare_velocity(state, grid);
+  return true;
+}
+
+void MomentumStage::adopt_spare_velocity(fields::FlowState& state, const operators::StaggeredGrid& grid) {
+  require(!separate_sources_, "MomentumStage: the stored tendency's update keeps no spare velocity");
   std::swap(state.u, velocity_next_.u);
   std::swap(state.v, velocity_next_.v);
   if (grid.three_d) std::swap(state.w, velocity_next_.w);
-  return true;
 }
 
 void MomentumStage::hand_over_start_velocity(fields::FlowState& keep, const operators::StaggeredGrid& grid) {

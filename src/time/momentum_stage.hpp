@@ -47,6 +47,11 @@ class MomentumStage {
   /// After a fused stage's finish(): swaps the buffers of the velocity that stage started from into `keep` (u and v,
   /// and w in 3D), and takes `keep`'s for the next u*, so that `keep` holds that velocity without a copy.
   void hand_over_start_velocity(fields::FlowState& keep, const operators::StaggeredGrid& grid);
+  /// After a fused stage's finish() (and hand_over_start_velocity() after the first): velocity buffers that no stage
+  /// reads before the next compute(), for a kernel that writes the velocity out of place; empty with separate sources.
+  fields::FaceVector spare_velocity() const { return velocity_next_; }
+  /// Makes the spare buffers (written by such a kernel) the state's velocity and the state's the spare ones.
+  void adopt_spare_velocity(fields::FlowState& state, const operators::StaggeredGrid& grid);
   /// The fused stage's tiling per stage form (chosen on GPUs; unused on CPUs).
   const StageTilingChoice& tiling_choice() const { return tiling_choice_; }
   /// True when one kernel computes the tendency and the update.

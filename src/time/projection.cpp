@@ -1,6 +1,7 @@
 #include "time/projection.hpp"
 
 #include "operators/divergence.hpp"
+#include "time/diagnosed_correction.hpp"
 
 namespace eddy::time {
 
@@ -36,6 +37,11 @@ solver::PoissonStats Projection::solve(const fields::FlowState& state, solver::S
 
 void Projection::correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends) {
   operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_, row_ends);
+}
+
+LocalDiagnostics Projection::correct_into(const fields::FlowState& state, const fields::FaceVector& out, Real weight,
+                                          const parallel::RowEndImages& row_ends) {
+  return correct_and_diagnose(state, out, weight, grid_, corrected_, row_ends);
 }
 
 }  // namespace eddy::time

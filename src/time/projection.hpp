@@ -2,10 +2,12 @@
 // The pressure projection of a stage: solve L(phi) = div(u*) / (alpha dt), then u = u* - alpha dt grad(phi).
 #include "config/deck.hpp"
 #include "core/phase_timers.hpp"
+#include "fields/face_vector.hpp"
 #include "grid/index_ranges.hpp"
 #include "operators/gradient.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/poisson_solver.hpp"
+#include "time/flow_diagnostics.hpp"
 
 #include <memory>
 #include <string>
@@ -31,6 +33,11 @@ class Projection {
   void fill_pressure_ghosts(Field p) { solver_->fill_ghosts(p); }
   /// Subtracts weight * grad(phi) from the velocity, writing the moved ends of owned rows to their `row_ends` images.
   void correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends = {});
+
+  /// correct() written into `out` (every other point of the velocity copied), with the flow diagnostics of the result
+  /// computed in the same pass (time/diagnosed_correction.hpp: `out` must fit it).
+  LocalDiagnostics correct_into(const fields::FlowState& state, const fields::FaceVector& out, Real weight,
+                                const parallel::RowEndImages& row_ends = {});
 
   /// The solver's name for logs.
   std::string solver_name() const { return solver_->name(); }

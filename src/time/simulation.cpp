@@ -12,6 +12,7 @@
 #include "parallel/reducer.hpp"
 #include "physics/coupled_physics.hpp"
 #include "time/blow_up.hpp"
+#include "time/diagnosed_correction.hpp"
 #include "time/flow_diagnostics.hpp"
 #include "time/initial_conditions.hpp"
 #include "time/momentum_stage.hpp"
@@ -152,10 +153,18 @@ struct Simulation::Impl {
     for (const auto& box : overlap.shell) projection.build_rhs_in(state, stage_dt, box);
   }
 
+  // Whether the correction of a step's last projection also computes the step's flow diagnostics: it then writes the
+  // velocity out of place, into the fused stages' spare buffers (time/diagnosed_correction.hpp).
+  bool diagnoses_in_correction() const {
+    return momentum.fused() && fits_diagnosed_correction(state, momentum.spare_velocity(), grid, velocity_row_ends);
+  }
+
   // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `request`:
   // what the solve does with the pressure's mean and whether its ghosts are valid; `rhs_built`: the right-hand side
-  // is already there (fill_velocity_ghosts_building_rhs).
-  solver::PoissonStats project(Real weight, const solver::SolveRequest& request, bool rhs_built = false) {
+  // is already there (fill_velocity_ghosts_building_rhs); `diagnose`: the correction computes the step's diagnostics
+  // (diagnoses_in_correction()) into step_diagnostics.
+  solver::PoissonStats project(Real weight, const solver::SolveRequest& request, bool rhs_built = false,
+                               bool diagnose = false) {
     if (!rhs_built) {
       auto scope = timers.time(Phase::projection);
       projection.build_rhs(state, weight);
@@ -167,7 +176,13 @@ struct Simulation::Impl {
     }
     {
       auto scope = timers.time(Phase::projection);
-      projection.correct(state, weight, velocity_row_ends);
+      if (diagnose) {
+        step_diagnostics = projection.correct_into(state, momentum.spare_velocity(), weight, velocity_row_ends);
+        momentum.adopt_spare_velocity(state, grid);
+        halo.rebind(velocity_fields(state, deck.domain.dimensions));
+      } else {
+        projection.correct(state, weight, velocity_row_ends);
+      }
     }
     fill_velocity_ghosts(false, 0, 0, !velocity_row_ends.empty());
     return stats;
@@ -255,10 +270,12 @@ struct Simulation::Impl {
     return good;
   }
 
-  // Combines the rank diagnostics: one sum (kinetic energy) and one max (divergence, velocity rate).
+  // Combines the rank diagnostics: one sum (kinetic energy) and one max (divergence, velocity rate); those the step's
+  // last correction computed, where it did.
   void reduce_diagnostics() {
     auto scope = timers.time(Phase::reduction);
-    const LocalDiagnostics local = local_flow_diagnostics(state, grid);
+    const LocalDiagnostics local = step_diagnostics ? *step_diagnostics : local_flow_diagnostics(state, grid);
+    step_diagnostics.reset();
     const auto maxima =
         reducer.allreduce(std::array<Real, 2>{local.max_divergence, local.velocity_rate}, parallel::ReduceOp::max);
     kinetic_energy = reducer.sum(local.kinetic_energy);
@@ -324,7 +341,8 @@ struct Simulation::Impl {
       request.pin_mean = (last_stage && !request.measure_mean) || physics.has_bodies();
       request.ghosts_valid = true;
       if (!physics.has_bodies()) pressure_guess.before_solve(state.p, s);
-      const solver::PoissonStats stats = project(dt * stage.alpha(), request, rhs_built);
+      const solver::PoissonStats stats =
+          project(dt * stage.alpha(), request, rhs_built, last_stage && diagnoses_in_correction());
       if (!physics.has_bodies()) pressure_guess.after_solve();
       if (request.measure_mean) pressure_mean = stats.solution_mean;
       if (physics.has_bodies()) {
@@ -411,6 +429,7 @@ struct Simulation::Impl {
   double previous_dt = 0;
   long long step_count = 0;
   double kinetic_energy = 0, max_divergence = 0, velocity_rate = 0;
+  std::optional<LocalDiagnostics> step_diagnostics;  // computed by the step's last correction (project())
   Real pressure_mean = 0;  // the mean the step's last solve left in the pressure, for PressureGuess::end_step
 };
 

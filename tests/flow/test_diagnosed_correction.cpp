@@ -1,0 +1,207 @@
+// The step's last correction, written out of place with the flow diagnostics in the same pass
+// (time/diagnosed_correction.hpp), against production's two passes: the correction in place by face pairs, the halo
+// exchange, and the diagnostics of the exchanged velocity. The velocity must agree everywhere the exchange leaves it
+// alike, and the diagnostics must be those of the exchanged velocity: in 2D and 3D, periodic and walled, with corrected
+// outflow faces, with and without the rows' ends, padded rows, on 1, 2 and 4 ranks.
+#include "grid/pair_columns.hpp"
+#include "operators/gradient.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "time/diagnosed_correction.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using eddy::Field;
+using eddy::Real;
+using eddy::fields::FaceVector;
+
+struct Case {
+  int dimensions;
+  std::array<bool, 3> periodic;
+  int row_padding;
+  bool outflow = false;  // the high y face moves with the correction (y must be walled)
+
+  std::string text() const {
+    std::ostringstream out;
+    out << dimensions << "D periodic " << periodic[0] << periodic[1] << periodic[2] << " padding " << row_padding
+        << (outflow ? " outflow" : "");
+    return out.str();
+  }
+};
+
+// A distinct smooth value at every view point, ghosts included.
+void fill_everywhere(const Field& f, double seed) {
+  auto host = Kokkos::create_mirror_view(f);
+  for (std::size_t n = 0; n < host.span(); ++n) host.data()[n] = std::sin(0.37 * n + seed) + 0.3 * std::cos(0.011 * n);
+  Kokkos::deep_copy(f, host);
+}
+
+// The largest difference of two fields off the rows' padding, which no kernel writes.
+double difference_off_padding(const Field& a, const Field& b, int row_padding) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  double result = 0;
+  for (int k = 0; k < static_cast<int>(ha.extent(2)); ++k)
+    for (int j = 0; j < static_cast<int>(ha.extent(1)); ++j)
+      for (int i = 0; i + row_padding < static_cast<int>(ha.extent(0)); ++i)
+        result = std::max(result, std::abs(ha(i, j, k) - hb(i, j, k)));
+  return result;
+}
+
+std::vector<Field> velocity_of(const Field& u, const Field& v, const Field& w, int dimensions) {
+  if (dimensions == 3) return {u, v, w};
+  return {u, v};
+}
+
+double relative(double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-300); }
+
+std::vector<Case> cases() {
+  std::vector<Case> list;
+  for (int padding : {0, 6}) {
+    list.push_back({3, {true, true, true}, padding});
+    list.push_back({3, {true, false, true}, padding});
+    list.push_back({3, {false, true, false}, padding});
+    list.push_back({3, {true, false, true}, padding, true});
+    list.push_back({2, {true, true, true}, padding});
+    list.push_back({2, {false, false, true}, padding, true});
+  }
+  return list;
+}
+
+// Compares the two ways for one case with the rows' ends or without, from u* and a pressure that `fill` writes; returns
+// false where the fields do not fit the correction out of place.
+bool compare(const Case& c, eddy::parallel::Context& context, bool with_row_ends,
+             const std::function<void(const eddy::fields::FlowState&, const eddy::fields::LocalShape&)>& fill,
+             const std::string& what_fill) {
+  eddy::grid::GlobalGrid global;
+  global.dim = c.dimensions;
+  global.cells = {16, 10, c.dimensions == 3 ? 8 : 1};
+  global.length = {1.0, 1.3, c.dimensions == 3 ? 0.8 : 1.0};
+  global.periodic = c.periodic;
+  const auto decomp = eddy::grid::decompose(global, context.comm());
+  auto shape = eddy::fields::local_shape(decomp, 1);
+  shape.row_padding = c.row_padding;
+  const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
+  eddy::operators::CorrectedBoundaries corrected{};
+  corrected[1][1] = c.outflow;
+
+  // u* and the pressure with their ghosts valid, as the projection leaves them.
+  const auto start = eddy::fields::FlowState::allocate(shape);
+  fill(start, shape);
+  eddy::parallel::HaloExchange(context, decomp, shape, {start.u, start.v, start.w, start.p}, 1).exchange();
+  const auto velocity = [&](const Field& u, const Field& v, const Field& w) {
+    return velocity_of(u, v, w, c.dimensions);
+  };
+  eddy::parallel::HaloExchange probe(context, decomp, shape, velocity(start.u, start.v, start.w), 1);
+  const eddy::parallel::RowEndImages images = c.outflow ? eddy::parallel::RowEndImages{} : probe.row_end_images();
+  if (with_row_ends && images.empty()) return false;
+  const eddy::parallel::RowEndImages row_ends = with_row_ends ? images : eddy::parallel::RowEndImages{};
+  const FaceVector out = FaceVector::allocate("out", shape);
+  if (!eddy::time::fits_diagnosed_correction(start, out, grid, row_ends)) return false;
+  const Real factor = 0.7;
+
+  // Production's two passes.
+  auto in_place = eddy::fields::FlowState::allocate(shape);
+  Kokkos::deep_copy(in_place.u, start.u);
+  Kokkos::deep_copy(in_place.v, start.v);
+  Kokkos::deep_copy(in_place.w, start.w);
+  Kokkos::deep_copy(in_place.p, start.p);
+  eddy::operators::subtract_pressure_gradient_by_pairs(in_place, in_place.p, factor, grid, corrected, row_ends);
+  eddy::parallel::HaloExchange in_place_halo(context, decomp, shape, velocity(in_place.u, in_place.v, in_place.w), 1);
+  with_row_ends ? in_place_halo.exchange_after_row_ends() : in_place_halo.exchange();
+  const auto expected = eddy::time::local_flow_diagnostics_by_pairs(in_place, grid);
+
+  // One pass out of place; its diagnostics come before the exchange.
+  const auto diagnosed = eddy::time::correct_and_diagnose(start, out, factor, grid, corrected, row_ends);
+  eddy::parallel::HaloExchange out_halo(context, decomp, shape, velocity(out.u, out.v, out.w), 1);
+  with_row_ends ? out_halo.exchange_after_row_ends() : out_halo.exchange();
+
+  const std::string what = c.text() + (with_row_ends ? ", rows' ends, " : ", ") + what_fill;
+  EXPECT_LE(difference_off_padding(out.u, in_place.u, c.row_padding), 1e-14) << what;
+  EXPECT_LE(difference_off_padding(out.v, in_place.v, c.row_padding), 1e-14) << what;
+  if (c.dimensions == 3) {
+    EXPECT_LE(difference_off_padding(out.w, in_place.w, c.row_padding), 1e-14) << what;
+  }
+  EXPECT_LE(relative(diagnosed.kinetic_energy, expected.kinetic_energy), 1e-13) << what;
+  EXPECT_LE(relative(diagnosed.max_divergence, expected.max_divergence), 1e-13) << what;
+  EXPECT_LE(relative(diagnosed.velocity_rate, expected.velocity_rate), 1e-13) << what;
+  // The correction moved the faces: the diagnostics of u* differ.
+  const auto before = eddy::time::local_flow_diagnostics_by_pairs(start, grid);
+  EXPECT_GT(relative(before.max_divergence, expected.max_divergence), 1e-3) << what;
+  return true;
+}
+
+void fill_state(const eddy::fields::FlowState& s, double seed, double pressure_scale) {
+  fill_everywhere(s.u, seed);
+  fill_everywhere(s.v, seed + 1);
+  fill_everywhere(s.w, seed + 2);
+  fill_everywhere(s.p, seed + 3);
+  if (pressure_scale != 1) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.p);
+    for (std::size_t n = 0; n < host.span(); ++n) host.data()[n] *= pressure_scale;
+    Kokkos::deep_copy(s.p, host);
+  }
+}
+
+}  // namespace
+
+TEST(DiagnosedCorrection, MatchesTheCorrectionInPlaceThenTheExchangeThenTheDiagnostics) {
+  eddy::parallel::Context context(MPI_COMM_WORLD);
+  int checked = 0;
+  for (const Case& c : cases()) {
+    for (const bool with_row_ends : {false, true}) {
+      const auto random = [](const eddy::fields::FlowState& s, const eddy::fields::LocalShape&) {
+        fill_state(s, 0.0, 1.0);
+      };
+      checked += compare(c, context, with_row_ends, random, "random") ? 1 : 0;
+    }
+  }
+  EXPECT_GE(checked, 8);
+}
+
+// The maxima come from one cell each: a pressure spike at a cell beside a side of the rank or of a tile makes the faces
+// around it the largest, so each special face (ghosts, boundary faces, the neighbours' faces a thread corrects itself)
+// decides the maxima in some run.
+TEST(DiagnosedCorrection, EveryCellBesideARankOrTileSideCounts) {
+  eddy::parallel::Context context(MPI_COMM_WORLD);
+  for (const Case& c : cases()) {
+    if (c.row_padding != 0) continue;
+    for (const bool with_row_ends : {false, true}) {
+      const auto probe_shape = [&] {
+        eddy::grid::GlobalGrid global;
+        global.dim = c.dimensions;
+        global.cells = {16, 10, c.dimensions == 3 ? 8 : 1};
+        global.periodic = c.periodic;
+        return eddy::fields::local_shape(eddy::grid::decompose(global, context.comm()), 1);
+      }();
+      const int g = probe_shape.ghost;
+      const auto& n = probe_shape.cells;
+      const std::vector<int> xs{g, g + 1, g + n[0] - 2, g + n[0] - 1};
+      std::vector<int> ys{g, g + n[1] - 1};
+      for (int j : {7, 8}) {
+        if (j >= g && j < g + n[1]) ys.push_back(j);
+      }
+      const std::vector<int> zs = c.dimensions == 3 ? std::vector<int>{g, g + n[2] - 1} : std::vector<int>{g};
+      for (int i : xs)
+        for (int j : ys)
+          for (int k : zs) {
+            const auto spike = [&](const eddy::fields::FlowState& s, const eddy::fields::LocalShape&) {
+              fill_state(s, 0.5, 0.01);
+              auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.p);
+              host(i, j, k) = 40.0;
+              Kokkos::deep_copy(s.p, host);
+            };
+            std::ostringstream where;
+            where << "spike at " << i << "," << j << "," << k;
+            compare(c, context, with_row_ends, spike, where.str());
+          }
+    }
+  }
+}
