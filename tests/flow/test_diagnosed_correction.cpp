@@ -3,6 +3,7 @@
 // exchange, and the diagnostics of the exchanged velocity. The velocity must agree everywhere the exchange leaves it
 // alike, and the diagnostics must be those of the exchanged velocity: in 2D and 3D, periodic and walled, with corrected
 // outflow faces, with and without the rows' ends, padded rows, on 1, 2 and 4 ranks.
+#include "flow_test_support.hpp"
 #include "grid/pair_columns.hpp"
 #include "operators/gradient.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -41,18 +42,6 @@ void fill_everywhere(const Field& f, double seed) {
   auto host = Kokkos::create_mirror_view(f);
   for (std::size_t n = 0; n < host.span(); ++n) host.data()[n] = std::sin(0.37 * n + seed) + 0.3 * std::cos(0.011 * n);
   Kokkos::deep_copy(f, host);
-}
-
-// The largest difference of two fields off the rows' padding, which no kernel writes.
-double difference_off_padding(const Field& a, const Field& b, int row_padding) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  double result = 0;
-  for (int k = 0; k < static_cast<int>(ha.extent(2)); ++k)
-    for (int j = 0; j < static_cast<int>(ha.extent(1)); ++j)
-      for (int i = 0; i + row_padding < static_cast<int>(ha.extent(0)); ++i)
-        result = std::max(result, std::abs(ha(i, j, k) - hb(i, j, k)));
-  return result;
 }
 
 std::vector<Field> velocity_of(const Field& u, const Field& v, const Field& w, int dimensions) {
@@ -124,10 +113,10 @@ bool compare(const Case& c, eddy::parallel::Context& context, bool with_row_ends
   with_row_ends ? out_halo.exchange_after_row_ends() : out_halo.exchange();
 
   const std::string what = c.text() + (with_row_ends ? ", rows' ends, " : ", ") + what_fill;
-  EXPECT_LE(difference_off_padding(out.u, in_place.u, c.row_padding), 1e-14) << what;
-  EXPECT_LE(difference_off_padding(out.v, in_place.v, c.row_padding), 1e-14) << what;
+  EXPECT_LE(eddy::testing::max_difference_off_padding(out.u, in_place.u, c.row_padding), 1e-14) << what;
+  EXPECT_LE(eddy::testing::max_difference_off_padding(out.v, in_place.v, c.row_padding), 1e-14) << what;
   if (c.dimensions == 3) {
-    EXPECT_LE(difference_off_padding(out.w, in_place.w, c.row_padding), 1e-14) << what;
+    EXPECT_LE(eddy::testing::max_difference_off_padding(out.w, in_place.w, c.row_padding), 1e-14) << what;
   }
   EXPECT_LE(relative(diagnosed.kinetic_energy, expected.kinetic_energy), 1e-13) << what;
   EXPECT_LE(relative(diagnosed.max_divergence, expected.max_divergence), 1e-13) << what;

@@ -38,18 +38,6 @@ void fill(const FaceVector& vector, int rank, double seed) {
   }
 }
 
-// The largest difference of two fields over the view points a stage writes: all but the rows' padding.
-double max_difference_off_padding(const Field& a, const Field& b, int row_padding) {
-  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  double result = 0;
-  for (int k = 0; k < static_cast<int>(ha.extent(2)); ++k)
-    for (int j = 0; j < static_cast<int>(ha.extent(1)); ++j)
-      for (int i = 0; i + row_padding < static_cast<int>(ha.extent(0)); ++i)
-        result = std::max(result, std::abs(ha(i, j, k) - hb(i, j, k)));
-  return result;
-}
-
 struct Case {
   int dimensions, ghost, row_padding;
   AdvectionScheme scheme;
@@ -109,7 +97,7 @@ void compare_loops(const Case& c) {
       // The stage changes the advanced faces (not a copy), and both loops agree to round-off everywhere but on the
       // padding, which neither writes.
       EXPECT_GT(eddy::testing::max_view_difference(next_points[a], velocity[a]), 1e-4) << describe(c, tiling);
-      EXPECT_LE(max_difference_off_padding(next_tiles[a], next_points[a], c.row_padding), 1e-13)
+      EXPECT_LE(eddy::testing::max_difference_off_padding(next_tiles[a], next_points[a], c.row_padding), 1e-13)
           << describe(c, tiling) << " u* component " << a;
       EXPECT_LE(eddy::testing::max_view_difference(rhs_tiles[a], rhs_points[a]), 1e-13)
           << describe(c, tiling) << " tendency component " << a;
