@@ -12,23 +12,9 @@ namespace {
 
 using operators::FaceBox;
 
-// The value a face holds once the ghosts are filled: corrected where `seen` says so, else as it was.
-KOKKOS_FORCEINLINE_FUNCTION Real seen_value(const FaceBox& seen, int i, int j, int k, Real raw, Real corrected) {
-  return seen.contains(i, j, k) ? corrected : raw;
-}
-
 // `value` - factor * (high - low): one face's correction, written once so that every face is corrected alike.
 KOKKOS_FORCEINLINE_FUNCTION Real corrected_face(Real value, Real high, Real low, Real factor) {
   return value - (high - low) * factor;
-}
-
-// The pair of `raw` faces stored in `out` at flat offset `q`: corrected where `box` holds the face, as it was
-// elsewhere.
-KOKKOS_FORCEINLINE_FUNCTION void store_faces(Real* out, int q, const FaceBox& box, int i, int j, int k,
-                                             const RealPair& raw, const RealPair& corrected) {
-  grid::store_pair(
-      out, q, {box.contains(i, j, k) ? corrected.even : raw.even, box.contains(i + 1, j, k) ? corrected.odd : raw.odd},
-      true, true);
 }
 
 // The faces whose value once the ghosts are filled is the corrected one: those the correction moves, and the low ghost
