@@ -111,19 +111,42 @@ void restrict_residual(Field coarse_b, Field x, Field b, const PoissonLevel& fin
   restrict_residual_by_cells(coarse_b, x, b, fine, coarse, factor);
 }
 
-void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
-                                const Int3& factor) {
+namespace {
+
+// The coarsening factor of a restriction along one axis: Fixed where it is not 0, so that the loops over the children
+// unroll (on two CPU cores the 128^3 restriction took 2.6-2.9 ms so against 4.4 with the factors read at run time),
+// else the level's.
+template <int Fixed>
+struct Factor {
+  int value;
+  KOKKOS_INLINE_FUNCTION int operator()() const { return Fixed > 0 ? Fixed : value; }
+};
+
+/// Which factors restrict_cells takes as constants: those of 3D levels (2, 2, 2) and of 2D levels (2, 2, 1).
+enum class FixedFactors { none, cube, square };
+
+FixedFactors fixed_factors(const Int3& factor) {
+  if (factor == Int3{2, 2, 2}) return FixedFactors::cube;
+  if (factor == Int3{2, 2, 1}) return FixedFactors::square;
+  return FixedFactors::none;
+}
+
+template <int FX, int FY, int FZ>
+void restrict_cells(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                    const Int3& factor) {
   const auto w = fine.weights();
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
-  const int fx = factor[0], fy = factor[1], fz = factor[2];
-  const Real inv_children = Real(1) / (fx * fy * fz);
+  const Factor<FX> fx{factor[0]};
+  const Factor<FY> fy{factor[1]};
+  const Factor<FZ> fz{factor[2]};
+  const Real inv_children = Real(1) / (factor[0] * factor[1] * factor[2]);
   grid::for_each_owned_cell(
       "poisson::restrict_residual", coarse.shape, KOKKOS_LAMBDA(int ci, int cj, int ck) {
-        const int i0 = gf + fx * (ci - gc), j0 = gf + fy * (cj - gc), k0 = gf + fz * (ck - gc);
+        const int i0 = gf + fx() * (ci - gc), j0 = gf + fy() * (cj - gc), k0 = gf + fz() * (ck - gc);
         Real sum = 0;
-        for (int c = 0; c < fz; ++c) {
-          for (int b2 = 0; b2 < fy; ++b2) {
-            for (int a = 0; a < fx; ++a) {
+        for (int c = 0; c < fz(); ++c) {
+          for (int b2 = 0; b2 < fy(); ++b2) {
+            for (int a = 0; a < fx(); ++a) {
               const int i = i0 + a, j = j0 + b2, k = k0 + c;
               sum += b(i, j, k) - laplacian_at(x, i, j, k, w);
             }
@@ -131,6 +154,55 @@ void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonL
         }
         coarse_b(ci, cj, ck) = sum * inv_children;
       });
+}
+
+template <int FX, int FY, int FZ>
+void restrict_cells_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                              const Int3& factor, CheckPartials partials) {
+  const auto w = fine.weights();
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const int nx = coarse.shape.cells[0], ny = coarse.shape.cells[1];
+  const Factor<FX> fx{factor[0]};
+  const Factor<FY> fy{factor[1]};
+  const Factor<FZ> fz{factor[2]};
+  const Real inv_children = Real(1) / (factor[0] * factor[1] * factor[2]);
+  const fields::FlatField fine_x(x), fine_b(b);
+  const bool stores_coarse = coarse_b.data() != nullptr;
+  grid::for_each_owned_cell(
+      "poisson::restrict_residual_sums", coarse.shape, KOKKOS_LAMBDA(int ci, int cj, int ck) {
+        const int i0 = gf + fx() * (ci - gc), j0 = gf + fy() * (cj - gc), k0 = gf + fz() * (ck - gc);
+        Real sum = 0;
+        ResidualSums share;
+        for (int c = 0; c < fz(); ++c) {
+          for (int b2 = 0; b2 < fy(); ++b2) {
+            for (int a = 0; a < fx(); ++a) {
+              const int i = i0 + a, j = j0 + b2, k = k0 + c;
+              const Real rhs = fine_b(i, j, k), centre = fine_x(i, j, k);
+              const Real res = rhs - (laplacian_neighbours(fine_x, i, j, k, w) + w.diagonal() * centre);
+              sum += res;
+              share.value[0] += res * res;
+              share.value[1] += rhs * rhs;
+              share.value[2] += centre;
+            }
+          }
+        }
+        if (stores_coarse) coarse_b(ci, cj, ck) = sum * inv_children;
+        partials((ci - gc) + nx * ((cj - gc) + ny * (ck - gc))) = share;
+      });
+}
+
+}  // namespace
+
+void restrict_residual_by_cells(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
+                                const Int3& factor) {
+  switch (fixed_factors(factor)) {
+    case FixedFactors::cube:
+      return restrict_cells<2, 2, 2>(coarse_b, x, b, fine, coarse, factor);
+    case FixedFactors::square:
+      return restrict_cells<2, 2, 1>(coarse_b, x, b, fine, coarse, factor);
+    case FixedFactors::none:
+      return restrict_cells<0, 0, 0>(coarse_b, x, b, fine, coarse, factor);
+  }
 }
 
 long long check_partial_count(Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
@@ -143,40 +215,22 @@ long long check_partial_count(Field x, Field b, const PoissonLevel& fine, const 
 void restrict_residual_with_sums(Field coarse_b, Field x, Field b, const PoissonLevel& fine, const PoissonLevel& coarse,
                                  const Int3& factor, CheckPartials partials, Buffer sums,
                                  const parallel::Reducer& reducer) {
-  const auto w = fine.weights();
-  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
-  const int fx = factor[0], fy = factor[1], fz = factor[2];
-  const int nx = coarse.shape.cells[0], ny = coarse.shape.cells[1];
   const int shares = static_cast<int>(check_partial_count(x, b, fine, coarse, factor));
   require(static_cast<int>(partials.extent(0)) >= shares, "restrict_residual_with_sums: too few partial sums");
-  const Real inv_children = Real(1) / (fx * fy * fz);
-  const fields::FlatField fine_x(x), fine_b(b);
-  const bool by_columns = use_restriction_columns(fine, factor, {x, b});
-  const bool stores_coarse = coarse_b.data() != nullptr;
-  if (by_columns) {
+  if (use_restriction_columns(fine, factor, {x, b})) {
     restrict_residual_by_columns(coarse_b, x, b, fine, coarse, partials);
   } else {
-    grid::for_each_owned_cell(
-        "poisson::restrict_residual_sums", coarse.shape, KOKKOS_LAMBDA(int ci, int cj, int ck) {
-          const int i0 = gf + fx * (ci - gc), j0 = gf + fy * (cj - gc), k0 = gf + fz * (ck - gc);
-          Real sum = 0;
-          ResidualSums share;
-          for (int c = 0; c < fz; ++c) {
-            for (int b2 = 0; b2 < fy; ++b2) {
-              for (int a = 0; a < fx; ++a) {
-                const int i = i0 + a, j = j0 + b2, k = k0 + c;
-                const Real rhs = fine_b(i, j, k), centre = fine_x(i, j, k);
-                const Real res = rhs - (laplacian_neighbours(fine_x, i, j, k, w) + w.diagonal() * centre);
-                sum += res;
-                share.value[0] += res * res;
-                share.value[1] += rhs * rhs;
-                share.value[2] += centre;
-              }
-            }
-          }
-          if (stores_coarse) coarse_b(ci, cj, ck) = sum * inv_children;
-          partials((ci - gc) + nx * ((cj - gc) + ny * (ck - gc))) = share;
-        });
+    switch (fixed_factors(factor)) {
+      case FixedFactors::cube:
+        restrict_cells_with_sums<2, 2, 2>(coarse_b, x, b, fine, coarse, factor, partials);
+        break;
+      case FixedFactors::square:
+        restrict_cells_with_sums<2, 2, 1>(coarse_b, x, b, fine, coarse, factor, partials);
+        break;
+      case FixedFactors::none:
+        restrict_cells_with_sums<0, 0, 0>(coarse_b, x, b, fine, coarse, factor, partials);
+        break;
+    }
   }
   Kokkos::parallel_reduce(
       "poisson::check_partials_sum", grid::ReduceRange(0, shares),
