@@ -120,6 +120,13 @@ inline double max_difference_off_padding(const Field& a, const Field& b, int row
   return result;
 }
 
+/// Fills every point of `f`'s view, ghosts and padding included, with a distinct smooth value that depends on `seed`.
+inline void fill_view_points(const Field& f, double seed) {
+  auto host = Kokkos::create_mirror_view(f);
+  for (std::size_t n = 0; n < host.span(); ++n) host.data()[n] = std::sin(0.37 * n + seed) + 0.3 * std::cos(0.011 * n);
+  Kokkos::deep_copy(f, host);
+}
+
 inline double observed_order(double coarse_error, double fine_error, double ratio = 2) {
   return std::log(coarse_error / fine_error) / std::log(ratio);
 }

@@ -37,13 +37,6 @@ struct Case {
   }
 };
 
-// A distinct smooth value at every view point, ghosts included.
-void fill_everywhere(const Field& f, double seed) {
-  auto host = Kokkos::create_mirror_view(f);
-  for (std::size_t n = 0; n < host.span(); ++n) host.data()[n] = std::sin(0.37 * n + seed) + 0.3 * std::cos(0.011 * n);
-  Kokkos::deep_copy(f, host);
-}
-
 std::vector<Field> velocity_of(const Field& u, const Field& v, const Field& w, int dimensions) {
   if (dimensions == 3) return {u, v, w};
   return {u, v};
@@ -128,10 +121,10 @@ bool compare(const Case& c, eddy::parallel::Context& context, bool with_row_ends
 }
 
 void fill_state(const eddy::fields::FlowState& s, double seed, double pressure_scale) {
-  fill_everywhere(s.u, seed);
-  fill_everywhere(s.v, seed + 1);
-  fill_everywhere(s.w, seed + 2);
-  fill_everywhere(s.p, seed + 3);
+  eddy::testing::fill_view_points(s.u, seed);
+  eddy::testing::fill_view_points(s.v, seed + 1);
+  eddy::testing::fill_view_points(s.w, seed + 2);
+  eddy::testing::fill_view_points(s.p, seed + 3);
   if (pressure_scale != 1) {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.p);
     for (std::size_t n = 0; n < host.span(); ++n) host.data()[n] *= pressure_scale;
