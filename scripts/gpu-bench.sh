@@ -3,7 +3,8 @@
 # benchmarks of tests/perf, and prints one table last.
 #   Kokkos_ROOT=/path/to/kokkos-install scripts/gpu-bench.sh
 # Environment: EDDY_BENCH_N (size, default 512), EDDY_TILE_SWEEP ("128,2,1 256,1,1 ..." stencil tiles to compare),
-# EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256).
+# EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256),
+# EDDY_BENCH_ONLY ("step1 step2weak ...": run only the benchmarks of these names, as the table names them).
 # Writes logs to $EDDY_BENCH_OUT (default build/cuda/bench).
 set -uo pipefail
 : "${Kokkos_ROOT:?set Kokkos_ROOT to a Kokkos install with the CUDA backend}"
@@ -18,11 +19,17 @@ size=${EDDY_BENCH_N:-512}
 
 cmake --preset cuda-hopper -DKokkos_ROOT="$Kokkos_ROOT" -DEDDY_TEST_MAX_RANKS="$gpus" >"$out/configure.log" 2>&1 ||
   { tail -30 "$out/configure.log"; exit 1; }
-cmake --build --preset cuda-hopper -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
+targets=()
+[[ "${EDDY_SKIP_TESTS:-0}" == 1 ]] && targets=(--target eddy)
+cmake --build --preset cuda-hopper -j "$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
 
 eddy=build/cuda/src/eddy
 mpirun_gpus() { mpirun --allow-run-as-root -np "$1" -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH "${@:2}"; }
-run() { local name=$1; shift; echo "== $name: $*" >>"$out/bench.log"; "$@" 2>&1 | tee "$out/$name.log" >>"$out/bench.log"; }
+run() {
+  local name=$1; shift
+  [[ -z "${EDDY_BENCH_ONLY:-}" || " $EDDY_BENCH_ONLY " == *" $name "* ]] || return 0
+  echo "== $name: $*" >>"$out/bench.log"; "$@" 2>&1 | tee "$out/$name.log" >>"$out/bench.log"
+}
 
 "$eddy" --version >"$out/version.log" 2>&1
 for tile in ${EDDY_TILE_SWEEP:-}; do
@@ -58,6 +65,7 @@ if [[ $gpus -ge 2 ]]; then
   run step2weak mpirun_gpus 2 "$eddy" bench step --n "$size" --weak
   run step2weak_no_overlap mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --no-overlap
   run step2strong mpirun_gpus 2 "$eddy" bench step --n "$size"
+  run step2weak_kernels mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --kernel-times
 fi
 
 if [[ $gpus -ge 2 ]]; then
@@ -80,7 +88,7 @@ fi
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
-  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2strong poisson_small step1_small step1_tiny step1_ssp step1_ssp_small; do
+  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2strong step2weak_kernels poisson_small step1_small step1_tiny step1_ssp step1_ssp_small; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
   if [[ $f == step* ]]; then
