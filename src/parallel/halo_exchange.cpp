@@ -109,11 +109,11 @@ SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int
 
 // One kernel for all fields and segments: remote segments are packed at their base (a send buffer, or the
 // neighbour's receive buffer), local ones are copied from the owned cells they mirror straight into the ghosts.
-void pack(const FieldAccess f, const SegmentTable table) {
+void pack(const std::string& label, const FieldAccess f, const SegmentTable table) {
   const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      "halo::pack", Range(0, total), KOKKOS_LAMBDA(int idx) {
+      label, Range(0, total), KOKKOS_LAMBDA(int idx) {
         const RowChunk r = decode(table, idx);
         Real* data = f.data[r.field];
         const int row_source =
@@ -132,11 +132,11 @@ void pack(const FieldAccess f, const SegmentTable table) {
 }
 
 // One kernel for all fields and remote segments: ghosts filled from the receive buffer at each segment's base.
-void unpack(const FieldAccess f, const SegmentTable table) {
+void unpack(const std::string& label, const FieldAccess f, const SegmentTable table) {
   const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      "halo::unpack", Range(0, total), KOKKOS_LAMBDA(int idx) {
+      label, Range(0, total), KOKKOS_LAMBDA(int idx) {
         const RowChunk r = decode(table, idx);
         Real* data = f.data[r.field] + f.stride_y * r.y + f.stride_z * r.z;
         const Real* source = table.base[r.segment] + r.buffer - r.x_begin;
@@ -187,11 +187,11 @@ WholeRows whole_rows(const grid::Decomposition& decomp, const fields::LocalShape
 }
 
 // One team per row of one field: the whole row is copied from the row it mirrors, which owns its x ghosts already.
-void copy_whole_rows(const FieldAccess f, const WholeRows w) {
+void copy_whole_rows(const std::string& label, const FieldAccess f, const WholeRows w) {
   if (w.rows == 0) return;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>;
   Kokkos::parallel_for(
-      "halo::whole_rows", Policy(w.rows * f.count, Kokkos::AUTO), KOKKOS_LAMBDA(const Policy::member_type& team) {
+      label, Policy(w.rows * f.count, Kokkos::AUTO), KOKKOS_LAMBDA(const Policy::member_type& team) {
         const int field = team.league_rank() / w.rows;
         int j, k, j_source, k_source;
         w.row(team.league_rank() - field * w.rows, j, k, j_source, k_source);
@@ -211,6 +211,15 @@ FieldAccess field_access(const std::vector<Field>& fields, const fields::LocalSh
   f.ghost = shape.ghost;
   for (int a = 0; a < 3; ++a) f.cells[a] = shape.cells[a];
   return f;
+}
+
+// What the exchange's kernel labels end in: its fields and the owned cells of the block, so that a profile tells the
+// velocity's exchange from each multigrid level's.
+std::string kernel_label_suffix(const std::vector<Field>& fields, const fields::LocalShape& shape) {
+  std::string suffix = " ";
+  for (std::size_t i = 0; i < fields.size(); ++i) suffix += (i > 0 ? "," : "") + fields[i].label();
+  return suffix + " " + std::to_string(shape.cells[0]) + "x" + std::to_string(shape.cells[1]) + "x" +
+         std::to_string(shape.cells[2]);
 }
 
 }  // namespace
@@ -258,13 +267,16 @@ void HaloExchange::rebind(std::vector<Field> fields) {
                                                " fields, built for " + std::to_string(fields_.size()));
   fields_ = std::move(fields);
   check_fields();
+  label_suffix_ = kernel_label_suffix(fields_, shape_);
 }
 
 HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                            std::vector<Field> fields, int width, config::CommBackend backend)
     : context_(&context), decomp_(decomp), shape_(shape), fields_(std::move(fields)), width_(width) {
   check_fields();
-  segments_ = plan_halo(decomp_, shape_, width_);
+  label_suffix_ = kernel_label_suffix(fields_, shape_);
+  by_rows_ = width_ == 1 && !parallel::row_end_images(decomp_, shape_).empty();
+  segments_ = by_rows_ ? plan_halo_by_rows(decomp_, shape_) : plan_halo(decomp_, shape_, width_);
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
   comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();
   transport_ = choose_transport(backend);
@@ -326,15 +338,14 @@ std::string HaloExchange::backend_name() const {
 }
 
 RowEndImages HaloExchange::row_end_images() const {
-  if (remote_count_ > 0 || width_ != 1) return {};
+  if (!by_rows_) return {};
   return parallel::row_end_images(decomp_, shape_);
 }
 
 void HaloExchange::exchange_after_row_ends() {
   ProfileRegion region("halo::after_row_ends");
-  require(!row_end_images().empty(), "halo exchange: the x ghosts of these fields are not their rows' images");
-  require(!in_flight_, "halo exchange: exchange_after_row_ends() while an exchange is in flight");
-  copy_whole_rows(field_access(fields_, shape_), whole_rows(decomp_, shape_));
+  begin(true);
+  finish();
 }
 
 long long HaloExchange::bytes_per_exchange() const {
@@ -354,15 +365,23 @@ void HaloExchange::exchange() {
   finish();
 }
 
-void HaloExchange::begin() {
+void HaloExchange::begin(bool row_ends_written) {
   ProfileRegion region("halo::begin");
   require(!in_flight_, "halo exchange: begin() called twice without finish()");
+  require(!row_ends_written || by_rows_, "halo exchange: the x ghosts of these fields are not their rows' images");
+  if (row_ends_written && remote_count_ == 0) {
+    copy_whole_rows("halo::whole_rows" + label_suffix_, field_access(fields_, shape_), whole_rows(decomp_, shape_));
+    in_flight_ = true;
+    return;
+  }
   const bool peer = transport_ == Transport::peer && remote_count_ > 0;
   if (peer) links_->wait_until_consumed();
   std::vector<Real*> base(segments_.size(), nullptr);
   for (int s = 0; s < remote_count_; ++s) base[s] = peer ? links_->target(s) : send_.data() + offset_[s];
-  const int count = static_cast<int>(fields_.size());
-  pack(field_access(fields_, shape_), make_table(segments_, static_cast<int>(segments_.size()), count, true, base));
+  const int fields = static_cast<int>(fields_.size());
+  int count = static_cast<int>(segments_.size());
+  while (row_ends_written && count > 0 && segments_[count - 1].direction[0] != 0) --count;  // the x faces come last
+  pack("halo::pack" + label_suffix_, field_access(fields_, shape_), make_table(segments_, count, fields, true, base));
   in_flight_ = true;
   if (remote_count_ == 0) return;
   switch (transport_) {
@@ -396,7 +415,7 @@ void HaloExchange::finish() {
   }
   std::vector<Real*> base(remote_count_);
   for (int s = 0; s < remote_count_; ++s) base[s] = recv_.data() + offset_[s];
-  unpack(field_access(fields_, shape_),
+  unpack("halo::unpack" + label_suffix_, field_access(fields_, shape_),
          make_table(segments_, remote_count_, static_cast<int>(fields_.size()), false, base));
   if (transport_ == Transport::peer) links_->announce_consumed();
 }

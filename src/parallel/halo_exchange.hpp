@@ -4,9 +4,12 @@
 // posts every message; finish() waits and unpacks with one kernel. Transports: MPI (CPUs), NCCL send/receive (GPUs),
 // and on GPUs of one node direct writes into the neighbour's receive buffer (parallel/peer_links.hpp), chosen
 // automatically where every neighbour is in reach. Between the two, kernels may update cells that
-// read no ghost filled by another rank (grid/overlap_ranges.hpp names them). On a rank alone along every axis with x
-// periodic, kernels may write the x ghosts of the owned rows themselves (row_end_images()), and
-// exchange_after_row_ends() then copies whole rows along y and z.
+// read no ghost filled by another rank (grid/overlap_ranges.hpp names them).
+//
+// Where x is periodic and not split between ranks (one ghost layer), the exchange goes by whole rows: the y and z
+// segments span the x ghosts, so no message or copy touches one point per row except the two x faces. Kernels that
+// write the fields' rows may fill those x faces themselves (row_end_images()); exchange_after_row_ends() and
+// begin(true) then leave them out. Elsewhere an x face costs one 32-byte sector per point on GPUs.
 //
 // Ghosts beyond a physical boundary, including edges and corners that lie outside the global domain, are left as
 // they are: physical boundary conditions fill them, after the exchange, over the full extent of the other axes.
@@ -37,12 +40,13 @@ class HaloExchange {
   /// Fills every ghost point within `width` of the owned block that mirrors a cell of the global domain.
   void exchange();
   /// Packs and posts the exchange; ghosts along axes that wrap onto this rank are already filled when it returns.
-  void begin();
+  /// `row_ends_written`: the kernel that wrote the fields also wrote their row_end_images(), which are left alone.
+  void begin(bool row_ends_written = false);
   /// Completes the exchange started by begin(): waits for the messages and unpacks them (enqueued on ExecSpace()).
   void finish();
 
-  /// The x ghosts that kernels writing the fields' rows may fill themselves: empty unless every ghost the exchange
-  /// fills mirrors a cell of this rank, one layer deep, and x is periodic.
+  /// The x ghosts that kernels writing the fields' rows may fill themselves: empty unless the exchange goes by rows
+  /// (x periodic and not split, one layer).
   RowEndImages row_end_images() const;
   /// exchange() after the kernel that wrote the fields wrote their row_end_images(): the x faces are left as they
   /// are, and the other ghosts are filled by whole rows, x ghosts included.
@@ -76,11 +80,13 @@ class HaloExchange {
   fields::LocalShape shape_;
   std::vector<Field> fields_;
   int width_;
+  std::string label_suffix_;  // of the kernels' labels: the fields and the block's cells
   Transport transport_ = Transport::mpi;
   bool in_flight_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::vector<HaloSegment> segments_;  // remote first, then local
+  std::vector<HaloSegment> segments_;  // remote first, then local; by rows, the two x faces last
   int remote_count_ = 0;
+  bool by_rows_ = false;           // plan_halo_by_rows()
   std::vector<long long> offset_;  // start of each remote segment in the buffers (all fields)
   Buffer send_, recv_;             // [remote segment][field][point]
   Kokkos::View<Real*, Kokkos::HostSpace> send_host_, recv_host_;

@@ -49,4 +49,21 @@ std::vector<HaloSegment> plan_halo(const grid::Decomposition& decomp, const fiel
   return remote;
 }
 
+std::vector<HaloSegment> plan_halo_by_rows(const grid::Decomposition& decomp, const fields::LocalShape& shape) {
+  require(decomp.wraps_onto_itself(0), "halo exchange by rows: x must be periodic and not split between ranks");
+  std::vector<HaloSegment> rows, x_faces;
+  for (HaloSegment s : plan_halo(decomp, shape, 1)) {
+    if (s.direction[0] != 0) {
+      // The x edges and corners lie on the rows of the y and z segments; the x faces stay apart.
+      if (s.direction[1] == 0 && s.direction[2] == 0) x_faces.push_back(s);
+      continue;
+    }
+    s.send_lo[0] = s.recv_lo[0] = shape.ghost - 1;
+    s.dims[0] = shape.cells[0] + 2;
+    rows.push_back(s);
+  }
+  rows.insert(rows.end(), x_faces.begin(), x_faces.end());
+  return rows;
+}
+
 }  // namespace eddy::parallel

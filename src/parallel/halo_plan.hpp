@@ -30,4 +30,9 @@ int direction_index(Int3 direction);
 /// The segments of an exchange of `width` ghost layers: remote ones in increasing direction index, then local ones.
 std::vector<HaloSegment> plan_halo(const grid::Decomposition& decomp, const fields::LocalShape& shape, int width);
 
+/// The segments of a one-layer exchange by whole rows, for a block that x wraps onto: the y and z faces, edges and
+/// corners as rows that span the x ghosts (remote ones in increasing direction index, then local ones), and last the
+/// two x faces, which a kernel that writes the rows' ends fills itself (parallel/row_end_images.hpp).
+std::vector<HaloSegment> plan_halo_by_rows(const grid::Decomposition& decomp, const fields::LocalShape& shape);
+
 }  // namespace eddy::parallel

@@ -4,7 +4,7 @@
 // twice, and the pressure-gradient correction, whose inputs' ghosts are valid, corrects the ghost faces as it does the
 // faces they mirror. The halo exchange then fills the other ghosts by whole rows
 // (HaloExchange::exchange_after_row_ends). Only the images on owned rows are the exchange's; those on rows beyond a
-// physical boundary are the boundary conditions' to set. On one GPU the exchange of an x face touches one 32-byte
+// physical boundary are the boundary conditions' to set. On GPUs the exchange of an x face touches one 32-byte
 // sector per point; a row's images land in the sectors its own ends fill anyway.
 #include "core/types.hpp"
 #include "fields/field.hpp"

@@ -132,10 +132,11 @@ struct Simulation::Impl {
   // fill_velocity_ghosts(true, stage_dt, start_weight) that also builds the right-hand side of the projection with
   // weight `stage_dt`: the divergence of the cells that read no ghost from another rank or a physical boundary is
   // computed while the halo messages are in flight, that of the cells around them after the boundaries are filled.
-  void fill_velocity_ghosts_building_rhs(Real stage_dt, Real start_weight) {
+  // `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends to their x ghosts.
+  void fill_velocity_ghosts_building_rhs(Real stage_dt, Real start_weight, bool row_ends_written) {
     {
       auto scope = timers.time(Phase::halo);
-      halo.begin();
+      halo.begin(row_ends_written);
     }
     {
       auto scope = timers.time(Phase::projection);
@@ -318,7 +319,7 @@ struct Simulation::Impl {
       // With bodies the projection's right-hand side comes after the forcing: no overlap.
       const bool rhs_built = overlap_halo && !physics.has_bodies();
       if (rhs_built) {
-        fill_velocity_ghosts_building_rhs(dt * stage.alpha(), stage.beta);
+        fill_velocity_ghosts_building_rhs(dt * stage.alpha(), stage.beta, momentum.writes_row_ends());
       } else {
         fill_velocity_ghosts(true, dt * stage.alpha(), stage.beta, momentum.writes_row_ends());
       }
