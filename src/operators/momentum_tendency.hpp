@@ -7,20 +7,25 @@
 
 namespace eddy::operators {
 
+/// Whether the tendency adds the viscous term: where nu is not 0 (`tested`), or by the caller's choice, for loops that
+/// test nu once outside.
+enum class ViscousTerm { tested, always, never };
+
 /// Tendency of component `Axis` (0: u, 1: v, 2: w, 3D only) at its face (i, j, k).
-template <int Axis, bool Upwind, class F>
+template <int Axis, bool Upwind, ViscousTerm Viscous = ViscousTerm::tested, class F>
 KOKKOS_INLINE_FUNCTION Real momentum_tendency(const F& u, const F& v, const F& w, int i, int j, int k,
                                               const InverseSpacing& inv, bool three_d, Real nu) {
+  const bool viscous = Viscous == ViscousTerm::always || (Viscous == ViscousTerm::tested && nu != 0);
   Real tendency;
   if constexpr (Axis == 0) {
     tendency = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
-    if (nu != 0) tendency += nu * laplacian(u, i, j, k, inv, three_d);
+    if (viscous) tendency += nu * laplacian(u, i, j, k, inv, three_d);
   } else if constexpr (Axis == 1) {
     tendency = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
-    if (nu != 0) tendency += nu * laplacian(v, i, j, k, inv, three_d);
+    if (viscous) tendency += nu * laplacian(v, i, j, k, inv, three_d);
   } else {
     tendency = advection_w<Upwind>(u, v, w, i, j, k, inv);
-    if (nu != 0) tendency += nu * laplacian(w, i, j, k, inv, three_d);
+    if (viscous) tendency += nu * laplacian(w, i, j, k, inv, three_d);
   }
   return tendency;
 }

@@ -55,6 +55,12 @@ void fused_stage_by_points(const fields::FlowState& state, const StageTargets& t
                            const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
                            const StageWeights& weights);
 
+/// The fused stage of `state` by rows, a thread per row with the row's owned points in one vectorized loop (the CPU
+/// form).
+void fused_stage_by_rows(const fields::FlowState& state, const StageTargets& targets,
+                         const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
+                         const StageWeights& weights);
+
 /// The fused stage of `state` by tiles of planes staged in team scratch; `tiling` must be one of `stage_tilings`.
 void fused_stage_by_tiles(const fields::FlowState& state, const StageTargets& targets,
                           const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,

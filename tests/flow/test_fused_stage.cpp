@@ -1,11 +1,11 @@
-// The fused velocity stage by tiles of staged planes against the one-thread-per-point loop: the same u* and the same
-// kept tendency at every view point of every rank (ghosts and boundary faces included), for every tiling, with teams
-// of a few planes and of the chosen number, in 2D and 3D, ghost widths 1 and 2, rows with and without padding points
-// past the ghosts, central and upwind advection, the three weightings of an RK3 step and two of the SSP RK3 (which
-// blend in the step's start), and the three tilings a run chooses among give the same result bit for bit. An odd row
-// padding leaves rows that cannot be staged by aligned pairs, where the pair tilings take the plain copies. Tiles that
-// run past the view (40 + 2 ghosts is not a multiple of 32 or 64) and teams that end inside the column are both
-// exercised.
+// The fused velocity stage by tiles of staged planes and by rows against the one-thread-per-point loop: the same u*
+// and the same kept tendency at every view point of every rank (ghosts and boundary faces included), for every tiling,
+// with teams of a few planes and of the chosen number, in 2D and 3D, ghost widths 1 and 2, rows with and without
+// padding points past the ghosts, central and upwind advection, the three weightings of an RK3 step and two of the
+// SSP RK3 (which blend in the step's start), and the three tilings a run chooses among give the same result bit for
+// bit. The rows are also compared without the viscous term. An odd row padding leaves rows that cannot be staged by
+// aligned pairs, where the pair tilings take the plain copies. Tiles that run past the view (40 + 2 ghosts is not a
+// multiple of 32 or 64) and teams that end inside the column are both exercised.
 #include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
 #include "operators/staggered_grid.hpp"
@@ -44,14 +44,39 @@ struct Case {
   eddy::time::StageWeights weights;
 };
 
-std::string describe(const Case& c, const eddy::time::StageTiling& t) {
+std::string describe(const Case& c) {
   std::ostringstream label;
   label << c.dimensions << "D ghost " << c.ghost << " padding " << c.row_padding
         << (c.scheme == AdvectionScheme::upwind ? " upwind" : " central") << " weights " << c.weights.current << "/"
-        << c.weights.previous << "/" << c.weights.start << (c.weights.next_stage_reads_tendency ? " keeps R" : "")
-        << ", tile " << t.x << "x" << t.y << " planes " << t.planes << " ring " << t.ring
+        << c.weights.previous << "/" << c.weights.start << (c.weights.next_stage_reads_tendency ? " keeps R" : "");
+  return label.str();
+}
+
+std::string describe(const Case& c, const eddy::time::StageTiling& t) {
+  std::ostringstream label;
+  label << describe(c) << ", tile " << t.x << "x" << t.y << " planes " << t.planes << " ring " << t.ring
         << (t.pairs ? " by pairs" : "");
   return label.str();
+}
+
+// The stage by rows (the CPU loop) leaves u* and R_k as `by_points` does, at every view point off the padding.
+void expect_rows_match_points(const Case& c, const eddy::fields::FlowState& state,
+                              const eddy::operators::StaggeredGrid& grid, const FaceVector& start,
+                              const eddy::time::StageTargets& by_points, Real viscosity, int rank) {
+  const eddy::time::StageTargets by_rows{FaceVector::allocate("next_rows", grid.shape),
+                                         FaceVector::allocate("rhs_rows", grid.shape), start};
+  fill(by_rows.next, rank, 3.0);
+  fill(by_rows.tendency, rank, 1.0);
+  eddy::time::fused_stage_by_rows(state, by_rows, grid, c.scheme, viscosity, c.weights);
+  const Field points[6] = {by_points.next.u,     by_points.next.v,     by_points.next.w,
+                           by_points.tendency.u, by_points.tendency.v, by_points.tendency.w};
+  const Field rows[6] = {by_rows.next.u,     by_rows.next.v,     by_rows.next.w,
+                         by_rows.tendency.u, by_rows.tendency.v, by_rows.tendency.w};
+  for (int f = 0; f < 6; ++f) {
+    if (f % 3 >= grid.components()) continue;
+    EXPECT_LE(eddy::testing::max_difference_off_padding(rows[f], points[f], c.row_padding), 1e-13)
+        << describe(c) << ", rows, viscosity " << viscosity << ", field " << f;
+  }
 }
 
 void compare_loops(const Case& c) {
@@ -73,6 +98,15 @@ void compare_loops(const Case& c) {
   fill(by_points.next, rank, 2.0);  // every point but the padding must be overwritten
   fill(by_points.tendency, rank, 1.0);
   eddy::time::fused_stage_by_points(state, by_points, grid, c.scheme, viscosity, c.weights);
+  expect_rows_match_points(c, state, grid, start, by_points, viscosity, rank);
+  if (c.weights.previous == 0) {  // the loops without the viscous term
+    const eddy::time::StageTargets inviscid{FaceVector::allocate("next_inviscid", shape),
+                                            FaceVector::allocate("rhs_inviscid", shape), start};
+    fill(inviscid.next, rank, 2.0);
+    fill(inviscid.tendency, rank, 1.0);
+    eddy::time::fused_stage_by_points(state, inviscid, grid, c.scheme, 0, c.weights);
+    expect_rows_match_points(c, state, grid, start, inviscid, 0, rank);
+  }
 
   std::vector<eddy::time::StageTiling> tilings(std::begin(eddy::time::stage_tilings),
                                                std::end(eddy::time::stage_tilings));

@@ -149,21 +149,20 @@ TEST(RowEndImages, VelocityStagesLeaveTheGhostsOfTheFullExchange) {
     for (const eddy::time::StageWeights weights :
          {eddy::time::StageWeights{0.02, -0.01, true}, eddy::time::StageWeights{0.013, 0, false, 1.0 / 3.0}}) {
       const FaceVector tendency = FaceVector::allocate("tendency", b.shape);
-      const auto stage = [&](bool tiles) {
-        return [&, tiles](const FaceVector& next, const eddy::parallel::RowEndImages& row_ends) {
+      enum class Loop { points, rows, tiles };
+      const auto stage = [&](Loop loop) {
+        return [&, loop](const FaceVector& next, const eddy::parallel::RowEndImages& row_ends) {
           fill_everywhere(tendency, 3.0);  // R_{k-1}: the stage overwrites it with R_k
           const eddy::time::StageTargets targets{next, tendency, start, row_ends};
-          if (tiles) {
-            eddy::time::fused_stage_by_tiles(state, targets, b.grid, eddy::config::AdvectionScheme::central, 0.05,
-                                             weights);
-          } else {
-            eddy::time::fused_stage_by_points(state, targets, b.grid, eddy::config::AdvectionScheme::upwind, 0.05,
-                                              weights);
-          }
+          const auto central = eddy::config::AdvectionScheme::central, upwind = eddy::config::AdvectionScheme::upwind;
+          if (loop == Loop::tiles) eddy::time::fused_stage_by_tiles(state, targets, b.grid, central, 0.05, weights);
+          if (loop == Loop::rows) eddy::time::fused_stage_by_rows(state, targets, b.grid, central, 0.05, weights);
+          if (loop == Loop::points) eddy::time::fused_stage_by_points(state, targets, b.grid, upwind, 0.05, weights);
         };
       };
-      expect_row_ends_match_the_exchange(c, b, context, "stage by points", true, stage(false));
-      expect_row_ends_match_the_exchange(c, b, context, "stage by tiles", true, stage(true));
+      expect_row_ends_match_the_exchange(c, b, context, "stage by points", true, stage(Loop::points));
+      expect_row_ends_match_the_exchange(c, b, context, "stage by rows", true, stage(Loop::rows));
+      expect_row_ends_match_the_exchange(c, b, context, "stage by tiles", true, stage(Loop::tiles));
     }
   }
 }
