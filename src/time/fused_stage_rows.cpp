@@ -28,8 +28,8 @@ struct RowNeighbourhood {
 // stencil (ThreeD), R_k kept for the next stage (Keep), R_{k-1} read (Previous), u_0 blended in (Blend), the viscous
 // term (Viscous).
 template <bool Upwind, bool Blend, bool ThreeD, bool Keep, bool Previous, bool Viscous>
-EDDY_ROW_LOOP void advance_row(const StagePoint& p, const Real* u, const Real* v, const Real* w, int base,
-                                        int i0, int i1) {
+EDDY_ROW_LOOP void advance_row(const StagePoint& p, const Real* u, const Real* v, const Real* w, int base, int i0,
+                               int i1) {
   const RowNeighbourhood ru{u + base, p.row, p.plane}, rv{v + base, p.row, p.plane},
       rw{(ThreeD ? w : v) + base, p.row, p.plane};
   Real *const next_u = p.next_u + base, *const next_v = p.next_v + base, *const next_w = p.next_w + base;
@@ -89,8 +89,7 @@ void stage_rows(const fields::FlowState& state, const StagePoint& point, const I
                                                      point.template carried_at<Blend>(i, j, k));
           }
         };
-        const bool owned_row =
-            j >= point.ghost && j < point.owned_y && k >= point.ghost && k < point.owned_z;
+        const bool owned_row = j >= point.ghost && j < point.owned_y && k >= point.ghost && k < point.owned_z;
         if (!owned_row || j >= point.end_v || (ThreeD && k >= point.end_w)) return by_points(0, ex);
         const int i0 = point.ghost;
         const int i1 = Kokkos::max(i0, Kokkos::min(point.owned_x, point.end_u));
