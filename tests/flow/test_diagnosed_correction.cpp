@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -57,32 +58,56 @@ std::vector<Case> cases() {
   return list;
 }
 
-// Compares the two ways for one case with the rows' ends or without, from u* and a pressure that `fill` writes; returns
-// false where the fields do not fit the correction out of place.
-bool compare(const Case& c, eddy::parallel::Context& context, bool with_row_ends,
-             const std::function<void(const eddy::fields::FlowState&, const eddy::fields::LocalShape&)>& fill,
-             const std::string& what_fill) {
+// One case's block and the exchanges that its comparisons rebind to their fields: building an exchange between GPUs
+// opens the neighbours' memory and events, which costs far more than a comparison.
+struct Block {
+  eddy::grid::Decomposition decomp;
+  eddy::fields::LocalShape shape;
+  eddy::operators::StaggeredGrid grid;
+  std::unique_ptr<eddy::parallel::HaloExchange> state_halo;     // u, v, w and p
+  std::unique_ptr<eddy::parallel::HaloExchange> velocity_halo;  // the velocity's components
+};
+
+Block make_block(const Case& c, eddy::parallel::Context& context) {
   eddy::grid::GlobalGrid global;
   global.dim = c.dimensions;
   global.cells = {16, 10, c.dimensions == 3 ? 8 : 1};
   global.length = {1.0, 1.3, c.dimensions == 3 ? 0.8 : 1.0};
   global.periodic = c.periodic;
-  const auto decomp = eddy::grid::decompose(global, context.comm());
-  auto shape = eddy::fields::local_shape(decomp, 1);
-  shape.row_padding = c.row_padding;
-  const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
+  Block b;
+  b.decomp = eddy::grid::decompose(global, context.comm());
+  b.shape = eddy::fields::local_shape(b.decomp, 1);
+  b.shape.row_padding = c.row_padding;
+  b.grid = eddy::operators::make_staggered_grid(b.decomp, b.shape);
+  const auto fields = eddy::fields::FlowState::allocate(b.shape);
+  b.state_halo = std::make_unique<eddy::parallel::HaloExchange>(
+      context, b.decomp, b.shape, std::vector<Field>{fields.u, fields.v, fields.w, fields.p}, 1);
+  b.velocity_halo = std::make_unique<eddy::parallel::HaloExchange>(
+      context, b.decomp, b.shape, velocity_of(fields.u, fields.v, fields.w, c.dimensions), 1);
+  return b;
+}
+
+// Compares the two ways for one case with the rows' ends or without, from u* and a pressure that `fill` writes; returns
+// false where the fields do not fit the correction out of place.
+bool compare(const Case& c, Block& b, bool with_row_ends,
+             const std::function<void(const eddy::fields::FlowState&, const eddy::fields::LocalShape&)>& fill,
+             const std::string& what_fill) {
+  const auto& shape = b.shape;
+  const auto& grid = b.grid;
   eddy::operators::CorrectedBoundaries corrected{};
   corrected[1][1] = c.outflow;
 
   // u* and the pressure with their ghosts valid, as the projection leaves them.
   const auto start = eddy::fields::FlowState::allocate(shape);
   fill(start, shape);
-  eddy::parallel::HaloExchange(context, decomp, shape, {start.u, start.v, start.w, start.p}, 1).exchange();
-  const auto velocity = [&](const Field& u, const Field& v, const Field& w) {
-    return velocity_of(u, v, w, c.dimensions);
+  b.state_halo->rebind({start.u, start.v, start.w, start.p});
+  b.state_halo->exchange();
+  const auto exchange_velocity = [&](const Field& u, const Field& v, const Field& w) {
+    b.velocity_halo->rebind(velocity_of(u, v, w, c.dimensions));
+    with_row_ends ? b.velocity_halo->exchange_after_row_ends() : b.velocity_halo->exchange();
   };
-  eddy::parallel::HaloExchange probe(context, decomp, shape, velocity(start.u, start.v, start.w), 1);
-  const eddy::parallel::RowEndImages images = c.outflow ? eddy::parallel::RowEndImages{} : probe.row_end_images();
+  const eddy::parallel::RowEndImages images =
+      c.outflow ? eddy::parallel::RowEndImages{} : b.velocity_halo->row_end_images();
   if (with_row_ends && images.empty()) return false;
   const eddy::parallel::RowEndImages row_ends = with_row_ends ? images : eddy::parallel::RowEndImages{};
   const FaceVector out = FaceVector::allocate("out", shape);
@@ -96,14 +121,12 @@ bool compare(const Case& c, eddy::parallel::Context& context, bool with_row_ends
   Kokkos::deep_copy(in_place.w, start.w);
   Kokkos::deep_copy(in_place.p, start.p);
   eddy::operators::subtract_pressure_gradient_by_pairs(in_place, in_place.p, factor, grid, corrected, row_ends);
-  eddy::parallel::HaloExchange in_place_halo(context, decomp, shape, velocity(in_place.u, in_place.v, in_place.w), 1);
-  with_row_ends ? in_place_halo.exchange_after_row_ends() : in_place_halo.exchange();
+  exchange_velocity(in_place.u, in_place.v, in_place.w);
   const auto expected = eddy::time::local_flow_diagnostics_by_pairs(in_place, grid);
 
   // One pass out of place; its diagnostics come before the exchange.
   const auto diagnosed = eddy::time::correct_and_diagnose(start, out, factor, grid, corrected, row_ends);
-  eddy::parallel::HaloExchange out_halo(context, decomp, shape, velocity(out.u, out.v, out.w), 1);
-  with_row_ends ? out_halo.exchange_after_row_ends() : out_halo.exchange();
+  exchange_velocity(out.u, out.v, out.w);
 
   const std::string what = c.text() + (with_row_ends ? ", rows' ends, " : ", ") + what_fill;
   EXPECT_LE(eddy::testing::max_difference_off_padding(out.u, in_place.u, c.row_padding), 1e-14) << what;
@@ -138,11 +161,12 @@ TEST(DiagnosedCorrection, MatchesTheCorrectionInPlaceThenTheExchangeThenTheDiagn
   eddy::parallel::Context context(MPI_COMM_WORLD);
   int checked = 0;
   for (const Case& c : cases()) {
+    Block block = make_block(c, context);
     for (const bool with_row_ends : {false, true}) {
       const auto random = [](const eddy::fields::FlowState& s, const eddy::fields::LocalShape&) {
         fill_state(s, 0.0, 1.0);
       };
-      checked += compare(c, context, with_row_ends, random, "random") ? 1 : 0;
+      checked += compare(c, block, with_row_ends, random, "random") ? 1 : 0;
     }
   }
   EXPECT_GE(checked, 8);
@@ -155,16 +179,10 @@ TEST(DiagnosedCorrection, EveryCellBesideARankOrTileSideCounts) {
   eddy::parallel::Context context(MPI_COMM_WORLD);
   for (const Case& c : cases()) {
     if (c.row_padding != 0) continue;
+    Block block = make_block(c, context);
     for (const bool with_row_ends : {false, true}) {
-      const auto probe_shape = [&] {
-        eddy::grid::GlobalGrid global;
-        global.dim = c.dimensions;
-        global.cells = {16, 10, c.dimensions == 3 ? 8 : 1};
-        global.periodic = c.periodic;
-        return eddy::fields::local_shape(eddy::grid::decompose(global, context.comm()), 1);
-      }();
-      const int g = probe_shape.ghost;
-      const auto& n = probe_shape.cells;
+      const int g = block.shape.ghost;
+      const auto& n = block.shape.cells;
       const std::vector<int> xs{g, g + 1, g + n[0] - 2, g + n[0] - 1};
       std::vector<int> ys{g, g + n[1] - 1};
       for (int j : {7, 8}) {
@@ -182,7 +200,7 @@ TEST(DiagnosedCorrection, EveryCellBesideARankOrTileSideCounts) {
             };
             std::ostringstream where;
             where << "spike at " << i << "," << j << "," << k;
-            compare(c, context, with_row_ends, spike, where.str());
+            compare(c, block, with_row_ends, spike, where.str());
           }
     }
   }
