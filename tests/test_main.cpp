@@ -1,7 +1,35 @@
-// Shared GoogleTest main: MPI and Kokkos live for the whole test program; only rank 0 prints results.
+// Shared GoogleTest main: MPI and Kokkos live for the whole test program; rank 0 prints results, the other ranks only
+// their own failures (a failure or an exception on one rank alone would otherwise go unseen).
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+// Prints each failed assertion of a rank other than 0, with the rank and the test (named at its start: gtest holds a
+// lock while it reports a result, so the listener cannot ask it for the current test then).
+class RankFailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  void OnTestStart(const ::testing::TestInfo& test) override {
+    test_ = std::string(test.test_suite_name()) + "." + test.name();
+  }
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    if (!result.failed()) return;
+    std::fprintf(stderr, "rank %d, %s, %s:%d: %s\n", rank_, test_.c_str(),
+                 result.file_name() ? result.file_name() : "?", result.line_number(), result.summary());
+    std::fflush(stderr);
+  }
+
+ private:
+  int rank_;
+  std::string test_;
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -14,6 +42,7 @@ int main(int argc, char** argv) {
     if (rank != 0) {
       auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
       delete listeners.Release(listeners.default_result_printer());
+      listeners.Append(new RankFailurePrinter(rank));
     }
     result = RUN_ALL_TESTS();
     // A test that fails on any rank fails everywhere, so ctest sees it whichever rank exits first.
