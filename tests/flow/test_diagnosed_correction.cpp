@@ -155,53 +155,75 @@ void fill_state(const eddy::fields::FlowState& s, double seed, double pressure_s
   }
 }
 
+std::vector<Case> unpadded(const std::vector<Case>& all) {
+  std::vector<Case> list;
+  for (const Case& c : all) {
+    if (c.row_padding == 0) list.push_back(c);
+  }
+  return list;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const Case& c = info.param;
+  std::string name = std::to_string(c.dimensions) + "D_periodic";
+  for (bool p : c.periodic) name += p ? "1" : "0";
+  name += "_padding" + std::to_string(c.row_padding);
+  return name + (c.outflow ? "_outflow" : "");
+}
+
 }  // namespace
 
-TEST(DiagnosedCorrection, MatchesTheCorrectionInPlaceThenTheExchangeThenTheDiagnostics) {
+// One test per case, so that a run names the case it is in and what each one costs.
+class DiagnosedCorrection : public ::testing::TestWithParam<Case> {};
+// The cases with unpadded rows, where the spikes are placed.
+class DiagnosedCorrectionSpikes : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DiagnosedCorrection, MatchesTheCorrectionInPlaceThenTheExchangeThenTheDiagnostics) {
   eddy::parallel::Context context(MPI_COMM_WORLD);
+  const Case& c = GetParam();
+  Block block = make_block(c, context);
   int checked = 0;
-  for (const Case& c : cases()) {
-    Block block = make_block(c, context);
-    for (const bool with_row_ends : {false, true}) {
-      const auto random = [](const eddy::fields::FlowState& s, const eddy::fields::LocalShape&) {
-        fill_state(s, 0.0, 1.0);
-      };
-      checked += compare(c, block, with_row_ends, random, "random") ? 1 : 0;
-    }
+  for (const bool with_row_ends : {false, true}) {
+    const auto random = [](const eddy::fields::FlowState& s, const eddy::fields::LocalShape&) {
+      fill_state(s, 0.0, 1.0);
+    };
+    checked += compare(c, block, with_row_ends, random, "random") ? 1 : 0;
   }
-  EXPECT_GE(checked, 8);
+  // Without the rows' ends every case fits; with them, those whose x is whole and not an outflow.
+  EXPECT_GE(checked, 1) << c.text();
 }
 
 // The maxima come from one cell each: a pressure spike at a cell beside a side of the rank or of a tile makes the faces
 // around it the largest, so each special face (ghosts, boundary faces, the neighbours' faces a thread corrects itself)
 // decides the maxima in some run.
-TEST(DiagnosedCorrection, EveryCellBesideARankOrTileSideCounts) {
+TEST_P(DiagnosedCorrectionSpikes, EveryCellBesideARankOrTileSideCounts) {
   eddy::parallel::Context context(MPI_COMM_WORLD);
-  for (const Case& c : cases()) {
-    if (c.row_padding != 0) continue;
-    Block block = make_block(c, context);
-    for (const bool with_row_ends : {false, true}) {
-      const int g = block.shape.ghost;
-      const auto& n = block.shape.cells;
-      const std::vector<int> xs{g, g + 1, g + n[0] - 2, g + n[0] - 1};
-      std::vector<int> ys{g, g + n[1] - 1};
-      for (int j : {7, 8}) {
-        if (j >= g && j < g + n[1]) ys.push_back(j);
-      }
-      const std::vector<int> zs = c.dimensions == 3 ? std::vector<int>{g, g + n[2] - 1} : std::vector<int>{g};
-      for (int i : xs)
-        for (int j : ys)
-          for (int k : zs) {
-            const auto spike = [&](const eddy::fields::FlowState& s, const eddy::fields::LocalShape&) {
-              fill_state(s, 0.5, 0.01);
-              auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.p);
-              host(i, j, k) = 40.0;
-              Kokkos::deep_copy(s.p, host);
-            };
-            std::ostringstream where;
-            where << "spike at " << i << "," << j << "," << k;
-            compare(c, block, with_row_ends, spike, where.str());
-          }
+  const Case& c = GetParam();
+  Block block = make_block(c, context);
+  for (const bool with_row_ends : {false, true}) {
+    const int g = block.shape.ghost;
+    const auto& n = block.shape.cells;
+    const std::vector<int> xs{g, g + 1, g + n[0] - 2, g + n[0] - 1};
+    std::vector<int> ys{g, g + n[1] - 1};
+    for (int j : {7, 8}) {
+      if (j >= g && j < g + n[1]) ys.push_back(j);
     }
+    const std::vector<int> zs = c.dimensions == 3 ? std::vector<int>{g, g + n[2] - 1} : std::vector<int>{g};
+    for (int i : xs)
+      for (int j : ys)
+        for (int k : zs) {
+          const auto spike = [&](const eddy::fields::FlowState& s, const eddy::fields::LocalShape&) {
+            fill_state(s, 0.5, 0.01);
+            auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.p);
+            host(i, j, k) = 40.0;
+            Kokkos::deep_copy(s.p, host);
+          };
+          std::ostringstream where;
+          where << "spike at " << i << "," << j << "," << k;
+          compare(c, block, with_row_ends, spike, where.str());
+        }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Cases, DiagnosedCorrection, ::testing::ValuesIn(cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Cases, DiagnosedCorrectionSpikes, ::testing::ValuesIn(unpadded(cases())), case_name);
