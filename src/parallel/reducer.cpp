@@ -69,6 +69,28 @@ void Reducer::allreduce(Buffer values, ReduceOp op) const {
   Kokkos::deep_copy(values, host);
 }
 
+void Reducer::allgather(Buffer send, Buffer gathered) const {
+  const int count = static_cast<int>(send.extent(0));
+  require(gathered.extent(0) == send.extent(0) * static_cast<std::size_t>(context_->size()),
+          "allgather: the gathered buffer does not hold every rank's values");
+#ifdef EDDY_HAVE_NCCL
+  if (use_nccl_) {
+    check_nccl(ncclAllGather(send.data(), gathered.data(), count, ncclDouble,
+                             static_cast<ncclComm_t>(context_->nccl_comm()), ExecSpace().cuda_stream()),
+               "ncclAllGather");
+    return;
+  }
+#endif
+  if (context_->size() == 1) return Kokkos::deep_copy(ExecSpace(), gathered, send);
+  ExecSpace().fence("reducer::before_mpi_gather");
+  auto host_send = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), send);
+  auto host_gathered = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, gathered);
+  check_mpi(
+      MPI_Allgather(host_send.data(), count, MPI_DOUBLE, host_gathered.data(), count, MPI_DOUBLE, context_->comm()),
+      "MPI_Allgather");
+  Kokkos::deep_copy(gathered, host_gathered);
+}
+
 void Reducer::allreduce_host(Real* values, int count, ReduceOp op) const {
   if (context_->size() == 1) return;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, mpi_op(op), context_->comm()), "MPI_Allreduce");

@@ -22,6 +22,10 @@ class Reducer {
   /// Combines `values` (device memory) element-wise across ranks in place; several values cost one collective.
   void allreduce(Buffer values, ReduceOp op) const;
 
+  /// Gathers every rank's `send` (device memory, the same length on every rank) into `gathered`, rank after rank;
+  /// ordered like allreduce().
+  void allgather(Buffer send, Buffer gathered) const;
+
   /// Combines host values across ranks and returns them (blocks until done).
   template <std::size_t N>
   std::array<Real, N> allreduce(std::array<Real, N> values, ReduceOp op) const {

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "solver/communication_scope.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -93,127 +94,115 @@ std::vector<Real> invert(std::vector<Real> a, int size) {
   return inv;
 }
 
-// x = inverse (b - mean) on a level held by one rank, whose global cell index is the owned cells' x-fastest order:
-// a team of (up to) a warp per row, its lanes striding along the row. With one thread per row a 64-cell bottom solve
-// took 17.8 us on an H200, each thread walking all 64 columns twice (the mean, then the row).
-void apply_inverse_on_device(Field x, Field b, const DeviceInverse& inverse, const PoissonLevel& level) {
-  const int nx = level.shape.cells[0], ny = level.shape.cells[1], nz = level.shape.cells[2];
-  const int g = level.shape.ghost, size = nx * ny * nz;
-  const bool singular = level.singular();
+// x = inverse (column values - mean) for the rank's owned cells, row p being the p-th owned cell in x-fastest order:
+// a team of (up to) a warp per row, its lanes striding along the row. `column(q)` is the value of b that column q of
+// the inverse multiplies (a column of zeros may stand for no cell: it adds nothing to the mean either). With one
+// thread per row a 64-cell bottom solve took 17.8 us on an H200, each thread walking all 64 columns twice.
+template <class Column>
+void apply_inverse(const char* label, Field x, const DeviceInverse& inverse, const PoissonLevel& level, Column column) {
+  const int nx = level.shape.cells[0], ny = level.shape.cells[1], g = level.shape.ghost;
+  const int rows = static_cast<int>(inverse.extent(0)), columns = static_cast<int>(inverse.extent(1));
+  const Real mean_weight = level.singular() ? Real(1) / static_cast<Real>(level.global_cells()) : Real(0);
   using Team = Kokkos::TeamPolicy<ExecSpace>;
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  const Team rows(size, 32);
+  const Team teams(rows, 32);
 #else
-  const Team rows(size, Kokkos::AUTO);
+  const Team teams(rows, Kokkos::AUTO);
 #endif
   Kokkos::parallel_for(
-      "coarse::dense_solve", rows, KOKKOS_LAMBDA(const Team::member_type& team) {
+      label, teams, KOKKOS_LAMBDA(const Team::member_type& team) {
         const int row = team.league_rank();
-        const auto b_at = [&](int q) { return b(q % nx + g, q / nx % ny + g, q / (nx * ny) + g); };
         Real mean = 0;
-        if (singular) {
+        if (mean_weight != 0) {
           Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, size), [&](int q, Real& sum) { sum += b_at(q); }, mean);
-          mean /= size;
+              Kokkos::TeamThreadRange(team, columns), [&](int q, Real& sum) { sum += column(q); }, mean);
+          mean *= mean_weight;
         }
         Real sum = 0;
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, size),
-            [&](int q, Real& partial) { partial += inverse(row, q) * (b_at(q) - mean); }, sum);
+            Kokkos::TeamThreadRange(team, columns),
+            [&](int q, Real& partial) { partial += inverse(row, q) * (column(q) - mean); }, sum);
         Kokkos::single(Kokkos::PerTeam(team), [&] { x(row % nx + g, row / nx % ny + g, row / (nx * ny) + g) = sum; });
       });
 }
 
+// The owned cells of b, x fastest, into the first values of `packed`.
+void pack_owned(Buffer packed, Field b, const PoissonLevel& level) {
+  const int nx = level.shape.cells[0], ny = level.shape.cells[1], g = level.shape.ghost;
+  const int count = static_cast<int>(level.shape.cells[0] * level.shape.cells[1] * level.shape.cells[2]);
+  Kokkos::parallel_for(
+      "coarse::pack_rhs", Range(0, count),
+      KOKKOS_LAMBDA(int p) { packed(p) = b(p % nx + g, p / nx % ny + g, p / (nx * ny) + g); });
+}
+
 }  // namespace
 
-DenseCoarseSolver::DenseCoarseSolver(const PoissonLevel& level, parallel::Context& context)
-    : level_(level), comm_(level.decomp.comm != MPI_COMM_NULL ? level.decomp.comm : context.comm()) {
+DenseCoarseSolver::DenseCoarseSolver(const PoissonLevel& level, const parallel::Reducer& reducer)
+    : level_(level), reducer_(&reducer) {
   require(fits(level), "multigrid: the coarsest level is too large for the dense solver");
-  parallel::check_mpi(MPI_Comm_size(comm_, &ranks_), "MPI_Comm_size(coarse solver)");
+  const MPI_Comm comm = reducer.context().comm();
+  parallel::check_mpi(MPI_Comm_size(comm, &ranks_), "MPI_Comm_size(coarse solver)");
   const auto& d = level.decomp;
   const Int3 n = d.global.cells;
   int layout[6] = {d.offset[0], d.offset[1], d.offset[2], d.local_cells[0], d.local_cells[1], d.local_cells[2]};
   std::vector<int> layouts(6 * static_cast<std::size_t>(ranks_));
-  parallel::check_mpi(MPI_Allgather(layout, 6, MPI_INT, layouts.data(), 6, MPI_INT, comm_),
+  parallel::check_mpi(MPI_Allgather(layout, 6, MPI_INT, layouts.data(), 6, MPI_INT, comm),
                       "MPI_Allgather(coarse layout)");
+  // Each rank's owned cells fill a slot of the gathered values; a slot holds the most cells of any rank.
+  int slot = 0;
+  for (int r = 0; r < ranks_; ++r) slot = std::max(slot, layouts[6 * r + 3] * layouts[6 * r + 4] * layouts[6 * r + 5]);
+  std::vector<int> column_cell(static_cast<std::size_t>(ranks_) * slot, -1);  // global cell of each column
+  int covered = 0;
   for (int r = 0; r < ranks_; ++r) {
     const int* l = &layouts[6 * r];
-    displacements_.push_back(static_cast<int>(gathered_cell_.size()));
-    counts_.push_back(l[3] * l[4] * l[5]);
+    int q = r * slot;
     for (int k = 0; k < l[5]; ++k) {
       for (int j = 0; j < l[4]; ++j) {
-        for (int i = 0; i < l[3]; ++i) gathered_cell_.push_back(cell_index({l[0] + i, l[1] + j, l[2] + k}, n));
-      }
-    }
-  }
-  for (int k = 0; k < d.local_cells[2]; ++k) {
-    for (int j = 0; j < d.local_cells[1]; ++j) {
-      for (int i = 0; i < d.local_cells[0]; ++i) {
-        own_cell_.push_back(cell_index({d.offset[0] + i, d.offset[1] + j, d.offset[2] + k}, n));
+        for (int i = 0; i < l[3]; ++i, ++covered) column_cell[q++] = cell_index({l[0] + i, l[1] + j, l[2] + k}, n);
       }
     }
   }
   const int size = static_cast<int>(level.global_cells());
-  require(static_cast<int>(gathered_cell_.size()) == size, "multigrid: the coarse blocks do not tile the level");
-  inverse_ = invert(level_matrix(level), size);
-  if (on_device()) {
-    // Row-major, so that the lanes of a row's team read neighbouring words.
-    device_inverse_ = DeviceInverse("coarse::inverse", size, size);
-    auto host = Kokkos::create_mirror_view(device_inverse_);
-    for (int r = 0; r < size; ++r) {
-      for (int q = 0; q < size; ++q) host(r, q) = inverse_[static_cast<std::size_t>(r) * size + q];
-    }
-    Kokkos::deep_copy(device_inverse_, host);
-    return;
-  }
-  local_.resize(own_cell_.size());
-  gathered_.resize(size);
-  global_b_.resize(size);
-  host_x_ = Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace>("coarse::x", level.shape.extent(0),
-                                                                         level.shape.extent(1), level.shape.extent(2));
-  host_b_ = Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace>("coarse::b", level.shape.extent(0),
-                                                                         level.shape.extent(1), level.shape.extent(2));
-}
-
-void DenseCoarseSolver::solve(Field x, Field b) {
-  if (on_device()) return apply_inverse_on_device(x, b, device_inverse_, level_);
-  Kokkos::deep_copy(host_b_, b);
-  Kokkos::fence("coarse::gathered_rhs");
-  const int g = level_.shape.ghost;
-  const Int3 c = level_.shape.cells;
-  std::size_t p = 0;
-  for (int k = 0; k < c[2]; ++k) {
-    for (int j = 0; j < c[1]; ++j) {
-      for (int i = 0; i < c[0]; ++i) local_[p++] = host_b_(i + g, j + g, k + g);
-    }
-  }
-  const int size = static_cast<int>(global_b_.size());
-  if (ranks_ > 1) {
-    CommunicationScope scope(level_.timers, Phase::poisson_reduction, true);
-    parallel::check_mpi(MPI_Allgatherv(local_.data(), static_cast<int>(local_.size()), MPI_DOUBLE, gathered_.data(),
-                                       counts_.data(), displacements_.data(), MPI_DOUBLE, comm_),
-                        "MPI_Allgatherv(coarse rhs)");
-  } else {
-    gathered_ = local_;
-  }
-  Real mean = 0;
-  for (int q = 0; q < size; ++q) {
-    global_b_[gathered_cell_[q]] = gathered_[q];
-    mean += gathered_[q];
-  }
-  mean = level_.singular() ? mean / size : Real(0);
-  p = 0;
-  for (int k = 0; k < c[2]; ++k) {
-    for (int j = 0; j < c[1]; ++j) {
-      for (int i = 0; i < c[0]; ++i) {
-        const Real* row = &inverse_[static_cast<std::size_t>(own_cell_[p++]) * size];
-        Real sum = 0;
-        for (int q = 0; q < size; ++q) sum += row[q] * (global_b_[q] - mean);
-        host_x_(i + g, j + g, k + g) = sum;
+  require(covered == size, "multigrid: the coarse blocks do not tile the level");
+  const std::vector<Real> inverse = invert(level_matrix(level), size);
+  const int rows = d.local_cells[0] * d.local_cells[1] * d.local_cells[2];
+  // Row-major, so that the lanes of a row's team read neighbouring words.
+  inverse_ = DeviceInverse("coarse::inverse", rows, column_cell.size());
+  auto host = Kokkos::create_mirror_view(inverse_);
+  int p = 0;
+  for (int k = 0; k < d.local_cells[2]; ++k) {
+    for (int j = 0; j < d.local_cells[1]; ++j) {
+      for (int i = 0; i < d.local_cells[0]; ++i, ++p) {
+        const auto row = static_cast<std::size_t>(cell_index({d.offset[0] + i, d.offset[1] + j, d.offset[2] + k}, n));
+        for (std::size_t q = 0; q < column_cell.size(); ++q) {
+          host(p, q) = column_cell[q] < 0 ? Real(0) : inverse[row * size + column_cell[q]];
+        }
       }
     }
   }
-  Kokkos::deep_copy(x, host_x_);
+  Kokkos::deep_copy(inverse_, host);
+  if (ranks_ > 1) {
+    packed_ = Buffer("coarse::packed_rhs", slot);
+    gathered_ = Buffer("coarse::gathered_rhs", column_cell.size());
+  }
+}
+
+void DenseCoarseSolver::solve(Field x, Field b) {
+  if (ranks_ == 1) {
+    // The columns are the owned cells in x-fastest order: b is read in place.
+    const int nx = level_.shape.cells[0], ny = level_.shape.cells[1], g = level_.shape.ghost;
+    return apply_inverse(
+        "coarse::dense_solve", x, inverse_, level_,
+        KOKKOS_LAMBDA(int q) { return b(q % nx + g, q / nx % ny + g, q / (nx * ny) + g); });
+  }
+  pack_owned(packed_, b, level_);
+  {
+    CommunicationScope scope(level_.timers, Phase::poisson_reduction, reducer_->blocks_host());
+    reducer_->allgather(packed_, gathered_);
+  }
+  const Buffer gathered = gathered_;
+  apply_inverse(
+      "coarse::dense_solve", x, inverse_, level_, KOKKOS_LAMBDA(int q) { return gathered(q); });
 }
 
 }  // namespace eddy::solver

@@ -1,12 +1,12 @@
 #pragma once
-// Exact solve on the coarsest multigrid level. Every rank gathers the whole level's right-hand side (one
-// MPI_Allgatherv of a few hundred values at most; a host copy of the tiny level on GPUs) and applies the rows of a
-// dense inverse it computed once, for its own cells. A level on one rank is solved by one kernel on the device, with
-// no host round trip (so a whole cycle can be recorded as a CUDA graph). So the bottom of a cycle costs the same and
+// Exact solve on the coarsest multigrid level. Each rank holds the rows of the level's dense inverse (computed once)
+// for its own cells; a solve gathers the whole level's right-hand side (a few hundred values at most) through the
+// run's reducer and applies those rows in one kernel. With NCCL, or on one rank, the solve is device work only, with
+// no host round trip, so a whole cycle can be recorded as a CUDA graph. So the bottom of a cycle costs the same and
 // gives the same answer however many ranks share the level, without an iteration or a reduction per step. The singular
 // case (no Dirichlet face) solves with the mean of b removed and returns the zero-mean solution, like the Krylov
 // solvers.
-#include "parallel/context.hpp"
+#include "parallel/reducer.hpp"
 #include "solver/poisson_level.hpp"
 
 #include <vector>
@@ -23,24 +23,20 @@ class DenseCoarseSolver {
   /// True when `level` is small enough for a dense inverse.
   static bool fits(const PoissonLevel& level) { return level.global_cells() <= max_unknowns; }
 
-  /// Gathers the block layout of every rank and inverts the level's operator (collective over the level's ranks).
-  DenseCoarseSolver(const PoissonLevel& level, parallel::Context& context);
+  /// Gathers the block layout of every rank and inverts the level's operator (collective over the reducer's ranks;
+  /// the level spans them all).
+  DenseCoarseSolver(const PoissonLevel& level, const parallel::Reducer& reducer);
   /// x = L^-1 b on the owned cells (ghosts of x are left to the caller).
   void solve(Field x, Field b);
-  /// True when the solve only enqueues device work (the level lies on one rank).
-  bool on_device() const { return ranks_ == 1; }
+  /// True when the solve only enqueues device work (one rank, or the gather through NCCL).
+  bool on_device() const { return ranks_ == 1 || !reducer_->blocks_host(); }
 
  private:
   PoissonLevel level_;
-  MPI_Comm comm_;
+  const parallel::Reducer* reducer_;
   int ranks_ = 1;
-  std::vector<int> counts_, displacements_;  // gathered values per rank and where they start
-  std::vector<int> gathered_cell_;           // global cell index of each gathered value
-  std::vector<int> own_cell_;                // global cell index of each owned cell, x fastest
-  std::vector<Real> inverse_;                // N x N, row-major
-  std::vector<Real> local_, gathered_, global_b_;
-  Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace> host_x_, host_b_;
-  DeviceInverse device_inverse_;  // one rank: the inverse on the device
+  DeviceInverse inverse_;     // rows: the owned cells, x fastest; columns: the gathered values
+  Buffer packed_, gathered_;  // several ranks: this rank's owned b, and every rank's after the gather
 };
 
 }  // namespace eddy::solver

@@ -28,7 +28,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   int ranks = 1;
   parallel::check_mpi(MPI_Comm_size(context.comm(), &ranks), "MPI_Comm_size(multigrid)");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  const long long bottom_cells = ranks == 1 ? device_bottom_cells : dense_bottom_cells;
+  const long long bottom_cells = ranks == 1 || !reducer.blocks_host() ? device_bottom_cells : dense_bottom_cells;
 #else
   const long long bottom_cells = dense_bottom_cells;
 #endif
@@ -65,7 +65,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   levels_.back().factor = {1, 1, 1};
   const auto& bottom = levels_.back().geometry;
   if (DenseCoarseSolver::fits(bottom)) {
-    dense_bottom_ = std::make_unique<DenseCoarseSolver>(bottom, context);
+    dense_bottom_ = std::make_unique<DenseCoarseSolver>(bottom, reducer);
   } else {
     bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_backend, false);
   }

@@ -4,8 +4,8 @@
 // coarsest level is solved exactly: densely (gathered onto every rank) when it has at most
 // DenseCoarseSolver::max_unknowns cells, else by CG to a tight relative tolerance; either way the cycle does not
 // depend on how many ranks share that level. Coarsening stops early once a level fits the dense solver's
-// `dense_bottom_cells` (`device_bottom_cells` where the level lies on one GPU), where a few more tiny levels would only
-// add kernel launches.
+// `dense_bottom_cells` (`device_bottom_cells` where its solve is GPU work: one GPU, or the gather through NCCL), where
+// a few more tiny levels would only add kernel launches.
 //
 // Ghost traffic per level and cycle: red-black sweeps fold physical faces into the stencil, so between colours only
 // neighbour-rank and periodic ghosts are exchanged (nothing at all on one rank with walls); physical ghosts are set
@@ -56,8 +56,8 @@ class Multigrid : public Preconditioner {
   void apply(Field z, Field r) override;
   /// Global cells of a level at which coarsening stops when the dense bottom solve can take it.
   static constexpr long long dense_bottom_cells = 64;
-  /// The same where the bottom level lies on one GPU, whose dense solve is one kernel of a warp per row: cheaper than
-  /// the launches of a level of 4^3 cells and its transfers.
+  /// The same where the bottom solve is GPU work (one GPU, or the gather through NCCL): one kernel of a warp per row,
+  /// cheaper than the launches of a level of 4^3 cells and its transfers.
   static constexpr long long device_bottom_cells = 512;
   /// Fills the ghosts of a top-level field (in 2D, the z ghosts are left alone).
   GhostFiller& top_ghosts() { return *levels_.front().ghosts; }

@@ -21,7 +21,7 @@ void expect_exact(int dim, eddy::Int3 cells, const eddy::testing::PressureFaces&
   PoissonSetup setup(MPI_COMM_WORLD, dim, cells, faces);
   const auto& p = setup.problem;
   const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
-  eddy::solver::DenseCoarseSolver coarse(level, *setup.context);
+  eddy::solver::DenseCoarseSolver coarse(level, *setup.reducer);
   eddy::solver::GhostFiller ghosts(*setup.context, level, eddy::config::CommBackend::automatic);
   Field b = setup.field_from(rough_rhs);
   Field x = eddy::fields::make_field("x", p.shape), r = eddy::fields::make_field("r", p.shape);
