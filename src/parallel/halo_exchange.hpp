@@ -62,6 +62,9 @@ class HaloExchange {
   std::string backend_name() const;
   /// True when exchange() waits on the host for the device and the neighbours (MPI messages to other ranks).
   bool blocks_host() const { return transport_ == Transport::mpi && remote_count_ > 0; }
+  /// True when begin() and finish() only enqueue stream work on ExecSpace() (no messages, or the peer transport), so
+  /// a CUDA graph may record them.
+  bool enqueues_only() const { return remote_count_ == 0 || transport_ == Transport::peer; }
 
  private:
   enum class Transport { mpi, nccl, peer };

@@ -4,19 +4,29 @@
 #include "parallel/context.hpp"
 #include "parallel/nccl_check.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
+
+#ifdef EDDY_HAVE_NCCL
+#include <cuda.h>
+#endif
 
 namespace eddy::parallel {
 #ifdef EDDY_HAVE_NCCL
 
 namespace {
 
-constexpr int tag_handles = 1, tag_sent = 2, tag_consumed = 3;
+constexpr int tag_handles = 1;
 
-bool mpi_running() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  return !finalized;
+// The flags of one neighbour, in the flag words past the receive buffer: 2 slot (arrived) and 2 slot + 1 (unpacked).
+constexpr int arrived_flag = 0, unpacked_flag = 1;
+
+void check_driver(CUresult result, const char* call) {
+  if (result == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  cuGetErrorString(result, &name);
+  throw Error(std::string(call) + " failed: " + (name != nullptr ? name : "unknown CUDA driver error"));
 }
 
 // The distinct neighbours of the remote segments, in increasing rank.
@@ -26,45 +36,46 @@ std::vector<int> distinct_peers(const std::vector<HaloSegment>& segments, int re
   return {peers.begin(), peers.end()};
 }
 
+// Bytes of the receive buffer's values, rounded up so that the flag words that follow start on their own line.
+std::size_t values_bytes(long long points) {
+  const std::size_t bytes = std::max<long long>(points, 1) * sizeof(Real);
+  return (bytes + 255) / 256 * 256;
+}
+
 }  // namespace
 
-// What a rank tells each neighbour once: its exported buffer and events, and where in that buffer the segment
-// arriving from each direction (indexed by the receiver's direction index) starts.
+// What a rank tells each neighbour once: its exported buffer, where in it the segment arriving from each direction
+// (indexed by the receiver's direction index) starts, and which slot of its flags belongs to that neighbour.
 struct ExportedHandles {
   cudaIpcMemHandle_t buffer;
-  cudaIpcEventHandle_t sent, consumed;
   long long offset[27];
+  int slot;
 };
 
 struct Neighbour {
-  int rank = -1;
-  Real* buffer = nullptr;
-  cudaEvent_t sent = nullptr, consumed = nullptr;
+  Real* buffer = nullptr;                         // the neighbour's receive buffer, opened here
+  CUdeviceptr arrived = 0, unpacked = 0;          // this rank's flags in the neighbour's memory
+  CUdeviceptr own_arrived = 0, own_unpacked = 0;  // the neighbour's flags in this rank's memory
 };
 
 struct PeerLinks::Device {
-  MPI_Comm comm = MPI_COMM_NULL;  // a duplicate: tokens of different exchanges never meet
-  Real* buffer = nullptr;
-  cudaEvent_t sent = nullptr, consumed = nullptr;
+  Real* buffer = nullptr;  // values, then two flag words per neighbour
   std::vector<Neighbour> neighbours;
-  bool first_round = true;
-  int token = 0;
+  CUstream stream = nullptr;  // the compute stream (ExecSpace's), which packs and unpacks
 
-  // The token's value is never read and `token` never changes, so the requests are released at once.
-  void send_tokens(int tag) {
+  // The compute stream waits until each neighbour's flag in this rank's memory is set, then clears it.
+  void await_and_clear(CUdeviceptr Neighbour::*flag) const {
     for (const auto& n : neighbours) {
-      MPI_Request request = MPI_REQUEST_NULL;
-      check_mpi(MPI_Isend(&token, 1, MPI_INT, n.rank, tag, comm, &request), "MPI_Isend(peer token)");
-      check_mpi(MPI_Request_free(&request), "MPI_Request_free(peer token)");
+      check_driver(cuStreamWaitValue32(stream, n.*flag, 1, CU_STREAM_WAIT_VALUE_EQ), "cuStreamWaitValue32(peer)");
+      check_driver(cuStreamWriteValue32(stream, n.*flag, 0, CU_STREAM_WRITE_VALUE_DEFAULT),
+                   "cuStreamWriteValue32(peer clear)");
     }
   }
-
-  void wait_tokens(int tag, bool consumed_event) {
-    const auto stream = ExecSpace().cuda_stream();
+  // The compute stream sets this rank's flag in each neighbour's memory, after a fence over its earlier writes.
+  void set(CUdeviceptr Neighbour::*flag) const {
     for (const auto& n : neighbours) {
-      int value = 0;
-      check_mpi(MPI_Recv(&value, 1, MPI_INT, n.rank, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv(peer token)");
-      check_cuda(cudaStreamWaitEvent(stream, consumed_event ? n.consumed : n.sent, 0), "cudaStreamWaitEvent(peer)");
+      check_driver(cuStreamWriteValue32(stream, n.*flag, 1, CU_STREAM_WRITE_VALUE_DEFAULT),
+                   "cuStreamWriteValue32(peer signal)");
     }
   }
 };
@@ -105,31 +116,41 @@ PeerLinks::PeerLinks(MPI_Comm comm, const std::vector<HaloSegment>& segments, in
                      const std::vector<long long>& recv_offset, long long recv_points)
     : device_(std::make_unique<Device>()), targets_(remote_count, nullptr) {
   auto& d = *device_;
-  check_mpi(MPI_Comm_dup(comm, &d.comm), "MPI_Comm_dup(peer)");
-  check_cuda(cudaMalloc(reinterpret_cast<void**>(&d.buffer), std::max<long long>(recv_points, 1) * sizeof(Real)),
-             "cudaMalloc(peer receive buffer)");
-  const unsigned flags = cudaEventDisableTiming | cudaEventInterprocess;
-  check_cuda(cudaEventCreateWithFlags(&d.sent, flags), "cudaEventCreateWithFlags(peer sent)");
-  check_cuda(cudaEventCreateWithFlags(&d.consumed, flags), "cudaEventCreateWithFlags(peer consumed)");
+  d.stream = ExecSpace().cuda_stream();
+  const std::vector<int> peers = distinct_peers(segments, remote_count);
+  const std::size_t flags_at = values_bytes(recv_points);
+  const std::size_t bytes = flags_at + 2 * std::max<std::size_t>(peers.size(), 1) * sizeof(std::uint32_t);
+  check_cuda(cudaMalloc(reinterpret_cast<void**>(&d.buffer), bytes), "cudaMalloc(peer receive buffer)");
+  // Nothing has arrived, and every neighbour has unpacked (its buffer may be written).
+  std::vector<std::uint32_t> initial(2 * peers.size());
+  for (std::size_t k = 0; k < peers.size(); ++k) initial[2 * k + unpacked_flag] = 1;
+  auto* own_flags = reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(d.buffer) + flags_at);
+  check_cuda(cudaMemcpy(own_flags, initial.data(), initial.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
+             "cudaMemcpy(peer flags)");
 
   ExportedHandles mine{};
   check_cuda(cudaIpcGetMemHandle(&mine.buffer, d.buffer), "cudaIpcGetMemHandle");
-  check_cuda(cudaIpcGetEventHandle(&mine.sent, d.sent), "cudaIpcGetEventHandle(sent)");
-  check_cuda(cudaIpcGetEventHandle(&mine.consumed, d.consumed), "cudaIpcGetEventHandle(consumed)");
   for (long long& offset : mine.offset) offset = -1;
   for (int s = 0; s < remote_count; ++s) mine.offset[direction_index(segments[s].direction)] = recv_offset[s];
 
-  for (const int rank : distinct_peers(segments, remote_count)) {
+  for (std::size_t k = 0; k < peers.size(); ++k) {
+    const int rank = peers[k];
     ExportedHandles theirs{};
+    mine.slot = static_cast<int>(k);
     check_mpi(MPI_Sendrecv(&mine, sizeof(mine), MPI_BYTE, rank, tag_handles, &theirs, sizeof(theirs), MPI_BYTE, rank,
-                           tag_handles, d.comm, MPI_STATUS_IGNORE),
+                           tag_handles, comm, MPI_STATUS_IGNORE),
               "MPI_Sendrecv(peer handles)");
     Neighbour n;
-    n.rank = rank;
     check_cuda(cudaIpcOpenMemHandle(reinterpret_cast<void**>(&n.buffer), theirs.buffer, cudaIpcMemLazyEnablePeerAccess),
                "cudaIpcOpenMemHandle");
-    check_cuda(cudaIpcOpenEventHandle(&n.sent, theirs.sent), "cudaIpcOpenEventHandle(sent)");
-    check_cuda(cudaIpcOpenEventHandle(&n.consumed, theirs.consumed), "cudaIpcOpenEventHandle(consumed)");
+    const auto flag_at = [&](Real* base, int slot, int which) {
+      return reinterpret_cast<CUdeviceptr>(reinterpret_cast<char*>(base) + flags_at) +
+             (2 * slot + which) * sizeof(std::uint32_t);
+    };
+    n.arrived = flag_at(n.buffer, theirs.slot, arrived_flag);
+    n.unpacked = flag_at(n.buffer, theirs.slot, unpacked_flag);
+    n.own_arrived = flag_at(d.buffer, static_cast<int>(k), arrived_flag);
+    n.own_unpacked = flag_at(d.buffer, static_cast<int>(k), unpacked_flag);
     // A segment sent towards d arrives in the neighbour's ghosts on its side -d.
     for (int s = 0; s < remote_count; ++s) {
       if (segments[s].peer != rank) continue;
@@ -142,46 +163,29 @@ PeerLinks::PeerLinks(MPI_Comm comm, const std::vector<HaloSegment>& segments, in
     d.neighbours.push_back(n);
   }
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize(peer setup)");
-  check_mpi(MPI_Barrier(d.comm), "MPI_Barrier(peer setup)");
+  check_mpi(MPI_Barrier(comm), "MPI_Barrier(peer setup)");
 }
 
 PeerLinks::~PeerLinks() {
   auto& d = *device_;
-  // The neighbours' last writes into this buffer completed before this rank's last unpack (it waited on their `sent`
-  // events), and this rank's into theirs before their last unpack, so nothing writes any more.
-  if (mpi_running()) MPI_Comm_free(&d.comm);
+  // A destructor cannot report failures. The neighbours' last packs into this buffer arrived before this rank's last
+  // unpack; their last write into it is the `unpacked` flag after their last unpack, awaited here before the buffer
+  // goes.
+  for (const auto& n : d.neighbours) (void)cuStreamWaitValue32(d.stream, n.own_unpacked, 1, CU_STREAM_WAIT_VALUE_EQ);
   (void)cudaDeviceSynchronize();
-  for (auto& n : d.neighbours) {
-    (void)cudaEventDestroy(n.sent);
-    (void)cudaEventDestroy(n.consumed);
-    (void)cudaIpcCloseMemHandle(n.buffer);
-  }
-  (void)cudaEventDestroy(d.sent);
-  (void)cudaEventDestroy(d.consumed);
+  for (auto& n : d.neighbours) (void)cudaIpcCloseMemHandle(n.buffer);
   (void)cudaFree(d.buffer);
 }
 
 Real* PeerLinks::receive_buffer() const { return device_->buffer; }
 
-void PeerLinks::wait_until_consumed() {
-  if (device_->first_round) {
-    device_->first_round = false;
-    return;
-  }
-  device_->wait_tokens(tag_consumed, true);
-}
+void PeerLinks::wait_until_consumed() { device_->await_and_clear(&Neighbour::own_unpacked); }
 
-void PeerLinks::announce_sent() {
-  check_cuda(cudaEventRecord(device_->sent, ExecSpace().cuda_stream()), "cudaEventRecord(peer sent)");
-  device_->send_tokens(tag_sent);
-}
+void PeerLinks::announce_sent() { device_->set(&Neighbour::arrived); }
 
-void PeerLinks::wait_until_sent() { device_->wait_tokens(tag_sent, false); }
+void PeerLinks::wait_until_sent() { device_->await_and_clear(&Neighbour::own_arrived); }
 
-void PeerLinks::announce_consumed() {
-  check_cuda(cudaEventRecord(device_->consumed, ExecSpace().cuda_stream()), "cudaEventRecord(peer consumed)");
-  device_->send_tokens(tag_consumed);
-}
+void PeerLinks::announce_consumed() { device_->set(&Neighbour::unpacked); }
 
 #else
 

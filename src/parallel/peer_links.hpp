@@ -2,10 +2,12 @@
 // Halo messages between GPUs of one node, written by the pack kernel straight into the neighbour's receive buffer
 // (CUDA IPC over NVLink or PCIe), with no staging and no library call per message.
 //
-// Every rank exports its receive buffer and two interprocess events: `sent` (recorded after its pack has written into
-// its neighbours) and `consumed` (recorded after its unpack). A neighbour's compute stream waits on them; a one-int MPI
-// token tells the host that the event it is about to wait on has been recorded for this round. The host never waits
-// for the device: only for its neighbours' hosts to have enqueued their work.
+// The ranks signal each other on the device: past its receive buffer every rank exports two flags per neighbour,
+// `arrived` (the neighbour's pack of this round is in the buffer) and `unpacked` (the neighbour has unpacked what this
+// rank sent, so this rank may write into its buffer again). A flag is set by the other GPU's stream with a fenced
+// memory write (cuStreamWriteValue32) and awaited, then cleared, by its owner's stream (cuStreamWaitValue32), so the
+// host never waits for anything: an exchange is four stream operations around the two kernels, and a solver cycle made
+// of exchanges and kernels can be recorded as a CUDA graph on any number of GPUs.
 #include "parallel/halo_plan.hpp"
 
 #include <mpi.h>
@@ -36,11 +38,11 @@ class PeerLinks {
   Real* target(int segment) const { return targets_[segment]; }
   /// Before a pack: the compute stream waits until every neighbour has unpacked the previous round.
   void wait_until_consumed();
-  /// After a pack: records `sent` and tells the neighbours.
+  /// After a pack: the compute stream tells every neighbour that the round has arrived.
   void announce_sent();
-  /// Before an unpack: the compute stream waits until every neighbour's pack of this round is done.
+  /// Before an unpack: the compute stream waits until every neighbour's pack of this round has arrived.
   void wait_until_sent();
-  /// After an unpack: records `consumed` and tells the neighbours.
+  /// After an unpack: the compute stream tells every neighbour that its buffer is free again.
   void announce_consumed();
 
  private:

@@ -6,6 +6,8 @@
 #include "solver/poisson_kernels.hpp"
 #include "solver/red_black.hpp"
 
+#include <algorithm>
+
 namespace eddy::solver {
 namespace {
 
@@ -69,15 +71,24 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   } else {
     bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_backend, false);
   }
-  // One rank and a device bottom solve: the cycle is kernels only. Every rank of the top level decides the same way.
-  const bool device_only = ranks == 1 && dense_bottom_ && dense_bottom_->on_device();
+  // A device bottom solve: the cycle is stream work only where its exchanges are too (exchanges_enqueue_only).
+  const bool device_only = dense_bottom_ && dense_bottom_->on_device();
   graph_ = std::make_unique<LaunchGraph>(launch == CycleLaunch::automatic && device_only);
 }
+
+bool Multigrid::exchanges_enqueue_only() const {
+  return std::all_of(levels_.begin(), levels_.end(), [](const Level& l) { return l.ghosts->enqueues_only(); });
+}
+
+bool Multigrid::cycles_replayed() const { return graph_ && graph_->active() && exchanges_enqueue_only(); }
 
 void Multigrid::cycle(Field x, Field b, bool top_restricted) {
   ProfileRegion region("poisson::mg_cycle");
   require(!top_restricted || restricts_first(), "multigrid: a cycle with pre-smoothing cannot start restricted");
-  graph_->run(x.data(), b.data(), top_restricted, [&] { visit(0, x, b, config_.cycle, top_restricted); });
+  const auto enqueue = [&] { visit(0, x, b, config_.cycle, top_restricted); };
+  // The exchanges are built during the first cycle, which the graph runs directly in any case.
+  if (!exchanges_enqueue_only()) return enqueue();
+  graph_->run(x.data(), b.data(), top_restricted, enqueue);
 }
 
 bool Multigrid::restricts_first() const { return config_.pre_smooth == 0 && level_count() > 1; }

@@ -13,8 +13,9 @@
 // On the large levels of GPU runs red-black sweeps run fused (solver/red_black.hpp), each from one of the level's two
 // fields into the other, with the same two exchanges per sweep as the colour passes: after an odd number of
 // pre-smoothing sweeps the twin holds the iterate, the correction is added there and post-smoothing carries it back;
-// a sweep runs in place (colour passes) only where the counts would leave it in the twin. On one
-// GPU a whole cycle, bottom solve included, is device work only and replays as one CUDA graph (core/launch_graph.hpp).
+// a sweep runs in place (colour passes) only where the counts would leave it in the twin. On one GPU, and on several
+// whose exchanges go through peer links and whose bottom solve gathers through NCCL, a whole cycle is device work only
+// and replays as one CUDA graph (core/launch_graph.hpp).
 #include "core/launch_graph.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/coarse_solver.hpp"
@@ -31,8 +32,9 @@ namespace eddy::solver {
 /// elsewhere; `fused` takes it wherever it fits. The iterates agree to round-off.
 enum class SweepForm { automatic, colour_passes, fused };
 
-/// How a cycle reaches the GPU: `automatic` replays it as a CUDA graph where it runs on one rank and its bottom solve
-/// stays on the device, `kernel_by_kernel` launches every kernel from the host; the iterates are the same.
+/// How a cycle reaches the GPU: `automatic` replays it as a CUDA graph where its exchanges and bottom solve are device
+/// work only (one GPU, or peer links and NCCL), `kernel_by_kernel` launches every kernel from the host; the iterates
+/// are the same.
 enum class CycleLaunch { automatic, kernel_by_kernel };
 
 class Multigrid : public Preconditioner {
@@ -66,7 +68,7 @@ class Multigrid : public Preconditioner {
   /// Cells per axis of the rank's block on level `l`.
   Int3 level_cells(int l) const { return levels_[l].geometry.shape.cells; }
   /// True when cycles replay as a CUDA graph.
-  bool cycles_replayed() const { return graph_ && graph_->active(); }
+  bool cycles_replayed() const;
 
  private:
   struct Level {
@@ -80,6 +82,8 @@ class Multigrid : public Preconditioner {
     std::vector<ChebyshevSweep> pre_sweeps, post_sweeps;
   };
   void visit(int l, Field x, Field b, config::CycleType type, bool restricted = false);
+  // True when every level's exchanges built so far only enqueue stream work (no host wait: one rank, or peer links).
+  bool exchanges_enqueue_only() const;
   // Pre- or post-smooths level l's iterate, held in `from` (x or the level's twin); returns the field that holds the
   // result, x where `end_in_x`.
   Field smooth(int l, Field x, Field from, Field b, bool after_correction, bool end_in_x);

@@ -49,14 +49,17 @@ GhostFiller::GhostFiller(parallel::Context& context, const PoissonLevel& level, 
 }
 
 parallel::HaloExchange& GhostFiller::halo_for(Field f) {
-  for (auto& [data, exchange] : halos_) {
-    if (data == f.data()) return *exchange;
+  if (!halo_) {
+    halo_ = std::make_unique<parallel::HaloExchange>(*context_, exchanged_, level_.shape, std::vector<Field>{f}, 1,
+                                                     backend_);
+  } else if (bound_ != f.data()) {
+    halo_->rebind({f});
   }
-  if (halos_.size() >= max_cached_) halos_.erase(halos_.begin());
-  halos_.emplace_back(f.data(), std::make_unique<parallel::HaloExchange>(*context_, exchanged_, level_.shape,
-                                                                         std::vector<Field>{f}, 1, backend_));
-  return *halos_.back().second;
+  bound_ = f.data();
+  return *halo_;
 }
+
+bool GhostFiller::enqueues_only() const { return !halo_ || halo_->enqueues_only(); }
 
 void GhostFiller::fill(Field f) {
   exchange(f);

@@ -37,7 +37,7 @@ Int3 coarsening_factor(const PoissonLevel& fine);
 /// The level `fine` coarsened by `factor` (ghost width 1, spacing scaled by the factor, same faces).
 PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor);
 
-/// Fills the ghosts of fields of one level: halo exchange (one per field, built on first use), then physical faces.
+/// Fills the ghosts of fields of one level: halo exchange (one, built on first use), then physical faces.
 class GhostFiller {
  public:
   /// With `in_plane`, a 2D level leaves its z ghosts alone (the 2D stencil never reads them): no z wrap copies.
@@ -47,17 +47,21 @@ class GhostFiller {
   void fill(Field f);
   /// Only the ghosts shared with neighbour ranks or periodic wraps (what red-black sweeps read).
   void exchange(Field f);
+  /// True unless the exchange, once built, waits on the host (HaloExchange::enqueues_only).
+  bool enqueues_only() const;
 
  private:
   parallel::HaloExchange& halo_for(Field f);
 
-  static constexpr std::size_t max_cached_ = 6;
   parallel::Context* context_;
   PoissonLevel level_;
   grid::Decomposition exchanged_;  // the decomposition the halo exchanges see (no z wrap when in plane)
   bool has_messages_or_copies_ = true;
   config::CommBackend backend_;
-  std::vector<std::pair<const Real*, std::unique_ptr<parallel::HaloExchange>>> halos_;
+  // One exchange, built on first use and rebound to each field: its buffers (and, between GPUs, the neighbours'
+  // mappings of them) stay the same for every field, so a recorded cycle never refers to an exchange that is gone.
+  std::unique_ptr<parallel::HaloExchange> halo_;
+  const Real* bound_ = nullptr;
 };
 
 }  // namespace eddy::solver

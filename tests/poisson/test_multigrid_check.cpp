@@ -1,7 +1,7 @@
 // The multigrid solver's convergence check restricts the residual it measures (Multigrid::restrict_top), and a cycle
 // without pre-smoothing starts from that restriction. Cycles started from it equal full cycles, and its sums equal
 // those of the residual alone: for every face condition, in 2D and 3D, launched kernel by kernel or replayed as a CUDA
-// graph (one GPU), on 1, 2 and 4 ranks; with pre-smoothing the check restricts all the same but no cycle starts from
+// graph (GPUs), on 1, 2 and 4 ranks; with pre-smoothing the check restricts all the same but no cycle starts from
 // it.
 #include "core/error.hpp"
 #include "poisson_test_support.hpp"
