@@ -135,7 +135,8 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   if (asynchronous) {
     text +=
         "  (on GPUs the solver's communication runs asynchronously: its halo and reduction times are the host's "
-        "part only, enqueueing and waiting for the neighbours to enqueue; the transfers count as its compute)\n";
+        "part only, and the transfers, like the exchanges inside V-cycles replayed as CUDA graphs, count as its "
+        "compute; --kernel-times times every exchange kernel by kernel)\n";
   }
   if (ranks > 1) {
     text += line(

@@ -12,7 +12,8 @@
 // halo exchange and reduction (velocity, diagnostics and pressure solve), waiting for other ranks included;
 // poisson_solve_share the whole solve; poisson_communication_share its halo exchanges and reductions.
 // poisson_communication_timing is "measured" where the solver's communication blocks the host (MPI), and
-// "enqueue_only" with NCCL, whose transfers run asynchronously on the device and are charged to poisson instead.
+// "enqueue_only" on GPUs (NCCL or peer), whose transfers run asynchronously on the device and are charged to poisson
+// instead, as are the exchanges inside V-cycles replayed as CUDA graphs.
 // phase_timing is "exact" when every phase fenced the device at its end (the default) and "host_only" with
 // output.exact_phase_times: false, where a phase's kernels still running at its end are charged to later phases.
 #include "core/kernel_timer.hpp"
