@@ -1,5 +1,7 @@
 // Global reductions of host values and of device buffers (several values fused in one call) against the serial
-// result computed from every rank's known contribution; NCCL and MPI compared where both exist.
+// result computed from every rank's known contribution, and gathers of device buffers in rank order; NCCL and MPI
+// compared where both exist.
+#include "core/error.hpp"
 #include "parallel/reducer.hpp"
 
 #include <gtest/gtest.h>
@@ -92,5 +94,26 @@ TEST(Reducer, BackToBackDeviceReductionsStayOrdered) {
     }
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), value);
     EXPECT_EQ(host(0), expected) << reduce.backend_name();
+  }
+}
+
+TEST(Reducer, AllgatherPlacesEveryRanksValuesInRankOrder) {
+  // Each rank's values come from a kernel just before the gather, which must be ordered after it.
+  eddy::parallel::Context context;
+  const int n = context.size();
+  constexpr int slots = 3;
+  for (auto backend : backends()) {
+    eddy::parallel::Reducer reduce(context, backend);
+    eddy::Buffer mine("mine", slots), gathered("gathered", slots * n);
+    fill_contributions(mine, context.rank());
+    reduce.allgather(mine, gathered);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gathered);
+    for (int r = 0; r < n; ++r) {
+      for (int i = 0; i < slots; ++i) {
+        EXPECT_EQ(host(r * slots + i), contribution(r, i)) << reduce.backend_name() << " rank " << r << " slot " << i;
+      }
+    }
+    eddy::Buffer too_small("too_small", slots * n + 1);
+    EXPECT_THROW(reduce.allgather(mine, too_small), eddy::Error) << reduce.backend_name();
   }
 }
