@@ -157,7 +157,9 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
 
   std::array<double, static_cast<int>(Phase::count)> phase{};
   int cycles = 0, unfenced_cycles = 0;
-  for (std::size_t s = timed_end; s < history.size(); ++s) unfenced_cycles += history[s].poisson_iterations;
+  // The unfenced steps only: --kernel-times appends its own steps to the history after them.
+  const std::size_t unfenced_end = timed_end + static_cast<std::size_t>(unfenced_taken);
+  for (std::size_t s = timed_end; s < unfenced_end; ++s) unfenced_cycles += history[s].poisson_iterations;
   for (std::size_t s = timed_end - taken; s < timed_end; ++s) {
     for (int p = 0; p < static_cast<int>(Phase::count); ++p) phase[p] += history[s].phase_seconds[p];
     cycles += history[s].poisson_iterations;

@@ -10,9 +10,12 @@
 // only where the communication blocks the host anyway (MPI: it fences itself before it sends): there it fences at
 // its start, which charges the kernels queued before it to the enclosing phase and adds no synchronisation point.
 // Asynchronous communication (NCCL, enqueued on the device stream) is not waited for: its scope measures the
-// enqueueing only and its device time falls to the enclosing phase.
+// enqueueing only and its device time falls to the enclosing phase. A fence waits for the compute stream
+// (ExecSpace()) only: a halo pack running on a stream of its own beside a phase's kernels is charged to the halo phase
+// that joins it, not to the phase it overlaps.
 #include "core/profile_region.hpp"
 #include "core/step_record.hpp"
+#include "core/types.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -41,13 +44,13 @@ class PhaseTimers {
    public:
     Scope(PhaseTimers& timers, Phase phase, Wait wait = Wait::at_end)
         : timers_(&timers), phase_(phase), enclosing_(timers.active_), wait_(wait) {
-      if (wait_ == Wait::at_start && timers_->fence_) Kokkos::fence("eddy::phase_start");
+      if (wait_ == Wait::at_start && timers_->fence_) ExecSpace().fence("eddy::phase_start");
       pushed_ = push_region(phase_name(phase));
       timers_->active_ = static_cast<int>(phase);
       timer_.reset();
     }
     ~Scope() {
-      if (wait_ == Wait::at_end && timers_->fence_) Kokkos::fence("eddy::phase_end");
+      if (wait_ == Wait::at_end && timers_->fence_) ExecSpace().fence("eddy::phase_end");
       const double seconds = timer_.seconds();
       timers_->add(phase_, seconds);
       if (enclosing_ >= 0) timers_->add(static_cast<Phase>(enclosing_), -seconds);

@@ -6,6 +6,7 @@
 #include "parallel/reducer.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace eddy::parallel {
@@ -109,11 +110,11 @@ SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int
 
 // One kernel for all fields and segments: remote segments are packed at their base (a send buffer, or the
 // neighbour's receive buffer), local ones are copied from the owned cells they mirror straight into the ghosts.
-void pack(const std::string& label, const FieldAccess f, const SegmentTable table) {
+void pack(const std::string& label, const FieldAccess f, const SegmentTable table, const ExecSpace& space) {
   const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
-      label, Range(0, total), KOKKOS_LAMBDA(int idx) {
+      label, Range(space, 0, total), KOKKOS_LAMBDA(int idx) {
         const RowChunk r = decode(table, idx);
         Real* data = f.data[r.field];
         const int row_source =
@@ -225,26 +226,40 @@ std::string kernel_label_suffix(const std::vector<Field>& fields, const fields::
 }  // namespace
 
 #ifdef EDDY_HAVE_NCCL
-// The NCCL transfers run on their own stream so kernels enqueued between begin() and finish() overlap with them;
-// events order them after the pack and before the unpack on the compute stream.
+// A stream beside the compute stream: the NCCL transfers run on it, or the peer transport's pack (pack_alongside()),
+// so that kernels enqueued on the compute stream between begin() and finish() overlap with them. `forked` orders the
+// side stream's work after the compute stream's earlier kernels, `joined` the compute stream's later work after it.
 struct HaloExchange::DeviceQueue {
   cudaStream_t stream = nullptr;
-  cudaEvent_t packed = nullptr, transferred = nullptr;
+  cudaEvent_t forked = nullptr, joined = nullptr;
+  std::optional<ExecSpace> space;  // an execution space instance on `stream`
 
   DeviceQueue() {
     check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags(halo)");
-    check_cuda(cudaEventCreateWithFlags(&packed, cudaEventDisableTiming), "cudaEventCreateWithFlags(halo packed)");
-    check_cuda(cudaEventCreateWithFlags(&transferred, cudaEventDisableTiming),
-               "cudaEventCreateWithFlags(halo transferred)");
+    check_cuda(cudaEventCreateWithFlags(&forked, cudaEventDisableTiming), "cudaEventCreateWithFlags(halo forked)");
+    check_cuda(cudaEventCreateWithFlags(&joined, cudaEventDisableTiming), "cudaEventCreateWithFlags(halo joined)");
+    space.emplace(stream);
   }
   // A destructor cannot report failures; after finish() the stream holds no work, so these calls only free handles.
   ~DeviceQueue() {
-    (void)cudaEventDestroy(transferred);
-    (void)cudaEventDestroy(packed);
+    space.reset();
+    (void)cudaEventDestroy(joined);
+    (void)cudaEventDestroy(forked);
     (void)cudaStreamDestroy(stream);
   }
   DeviceQueue(const DeviceQueue&) = delete;
   DeviceQueue& operator=(const DeviceQueue&) = delete;
+
+  /// The side stream waits for the work enqueued so far on the compute stream.
+  void fork() const {
+    check_cuda(cudaEventRecord(forked, ExecSpace().cuda_stream()), "cudaEventRecord(halo forked)");
+    check_cuda(cudaStreamWaitEvent(stream, forked, 0), "cudaStreamWaitEvent(halo forked)");
+  }
+  /// The compute stream waits for the work enqueued so far on the side stream.
+  void join() const {
+    check_cuda(cudaEventRecord(joined, stream), "cudaEventRecord(halo joined)");
+    check_cuda(cudaStreamWaitEvent(ExecSpace().cuda_stream(), joined, 0), "cudaStreamWaitEvent(halo joined)");
+  }
 };
 #else
 struct HaloExchange::DeviceQueue {};
@@ -375,13 +390,17 @@ void HaloExchange::begin(bool row_ends_written) {
     return;
   }
   const bool peer = transport_ == Transport::peer && remote_count_ > 0;
-  if (peer) links_->wait_until_consumed();
+  const bool aside = peer && pack_alongside_;
+  const ExecSpace packing = aside ? side_space() : ExecSpace();
+  if (aside) fork();
+  if (peer) links_->wait_until_consumed(packing);
   std::vector<Real*> base(segments_.size(), nullptr);
   for (int s = 0; s < remote_count_; ++s) base[s] = peer ? links_->target(s) : send_.data() + offset_[s];
   const int fields = static_cast<int>(fields_.size());
   int count = static_cast<int>(segments_.size());
   while (row_ends_written && count > 0 && segments_[count - 1].direction[0] != 0) --count;  // the x faces come last
-  pack("halo::pack" + label_suffix_, field_access(fields_, shape_), make_table(segments_, count, fields, true, base));
+  pack("halo::pack" + label_suffix_, field_access(fields_, shape_), make_table(segments_, count, fields, true, base),
+       packing);
   in_flight_ = true;
   if (remote_count_ == 0) return;
   switch (transport_) {
@@ -389,7 +408,7 @@ void HaloExchange::begin(bool row_ends_written) {
       transfer_begin_nccl();
       break;
     case Transport::peer:
-      links_->announce_sent();
+      links_->announce_sent(packing);
       break;
     case Transport::mpi:
       transfer_begin_mpi();
@@ -407,6 +426,7 @@ void HaloExchange::finish() {
       transfer_finish_nccl();
       break;
     case Transport::peer:
+      if (pack_alongside_) join();
       links_->wait_until_sent();
       break;
     case Transport::mpi:
@@ -451,11 +471,9 @@ void HaloExchange::transfer_finish_mpi() {
 
 void HaloExchange::transfer_begin_nccl() {
 #ifdef EDDY_HAVE_NCCL
-  const auto compute = ExecSpace().cuda_stream();
   const auto comm = static_cast<ncclComm_t>(context_->nccl_comm());
   const size_t fields = fields_.size();
-  check_cuda(cudaEventRecord(queue_->packed, compute), "cudaEventRecord(halo packed)");
-  check_cuda(cudaStreamWaitEvent(queue_->stream, queue_->packed, 0), "cudaStreamWaitEvent(halo packed)");
+  queue_->fork();
   // NCCL matches the messages between two ranks in posting order. Sends go in increasing direction index; the
   // message received from direction d was sent towards -d, whose index is 26 - index(d), so receives go in
   // decreasing direction index and both ends agree however many messages one pair of ranks exchanges.
@@ -471,14 +489,35 @@ void HaloExchange::transfer_begin_nccl() {
                "ncclRecv(halo)");
   }
   check_nccl(ncclGroupEnd(), "ncclGroupEnd(halo)");
-  check_cuda(cudaEventRecord(queue_->transferred, queue_->stream), "cudaEventRecord(halo transferred)");
 #endif
 }
 
-void HaloExchange::transfer_finish_nccl() {
+void HaloExchange::transfer_finish_nccl() { join(); }
+
+void HaloExchange::pack_alongside() {
+  require(!in_flight_, "halo exchange: pack_alongside() while an exchange is in flight");
+  if (transport_ != Transport::peer || remote_count_ == 0) return;
+  if (!queue_) queue_ = std::make_shared<DeviceQueue>();
+  pack_alongside_ = true;
+}
+
+ExecSpace HaloExchange::side_space() const {
 #ifdef EDDY_HAVE_NCCL
-  check_cuda(cudaStreamWaitEvent(ExecSpace().cuda_stream(), queue_->transferred, 0),
-             "cudaStreamWaitEvent(halo transferred)");
+  return *queue_->space;
+#else
+  return ExecSpace();
+#endif
+}
+
+void HaloExchange::fork() const {
+#ifdef EDDY_HAVE_NCCL
+  queue_->fork();
+#endif
+}
+
+void HaloExchange::join() const {
+#ifdef EDDY_HAVE_NCCL
+  queue_->join();
 #endif
 }
 

@@ -44,6 +44,9 @@ class HaloExchange {
   void begin(bool row_ends_written = false);
   /// Completes the exchange started by begin(): waits for the messages and unpacks them (enqueued on ExecSpace()).
   void finish();
+  /// From now on, with the peer transport, begin() packs on a stream of its own: kernels enqueued on ExecSpace()
+  /// before finish() run while the pack writes into the neighbours' memory. Not for exchanges a CUDA graph records.
+  void pack_alongside();
 
   /// The x ghosts that kernels writing the fields' rows may fill themselves: empty unless the exchange goes by rows
   /// (x periodic and not split, one layer).
@@ -68,10 +71,14 @@ class HaloExchange {
 
  private:
   enum class Transport { mpi, nccl, peer };
-  struct DeviceQueue;  // the CUDA stream and events of the NCCL transfers (GPU builds)
+  struct DeviceQueue;  // a CUDA stream beside the compute stream, for NCCL transfers or peer packs (GPU builds)
 
   Transport choose_transport(config::CommBackend requested) const;
   void check_fields() const;
+
+  ExecSpace side_space() const;  // the execution space instance on queue_'s stream
+  void fork() const;             // queue_'s stream waits for the compute stream's work so far
+  void join() const;             // the compute stream waits for queue_'s stream's work so far
 
   void transfer_begin_mpi();
   void transfer_finish_mpi();
@@ -86,6 +93,7 @@ class HaloExchange {
   std::string label_suffix_;  // of the kernels' labels: the fields and the block's cells
   Transport transport_ = Transport::mpi;
   bool in_flight_ = false;
+  bool pack_alongside_ = false;  // the peer pack runs on queue_'s stream (pack_alongside())
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::vector<HaloSegment> segments_;  // remote first, then local; by rows, the two x faces last
   int remote_count_ = 0;

@@ -61,20 +61,20 @@ struct Neighbour {
 struct PeerLinks::Device {
   Real* buffer = nullptr;  // values, then two flag words per neighbour
   std::vector<Neighbour> neighbours;
-  CUstream stream = nullptr;  // the compute stream (ExecSpace's), which packs and unpacks
+  CUstream stream = nullptr;  // the compute stream (ExecSpace's), which unpacks and, unless told otherwise, packs
 
-  // The compute stream waits until each neighbour's flag in this rank's memory is set, then clears it.
-  void await_and_clear(CUdeviceptr Neighbour::*flag) const {
+  // `on` waits until each neighbour's flag in this rank's memory is set, then clears it.
+  void await_and_clear(CUdeviceptr Neighbour::*flag, CUstream on) const {
     for (const auto& n : neighbours) {
-      check_driver(cuStreamWaitValue32(stream, n.*flag, 1, CU_STREAM_WAIT_VALUE_EQ), "cuStreamWaitValue32(peer)");
-      check_driver(cuStreamWriteValue32(stream, n.*flag, 0, CU_STREAM_WRITE_VALUE_DEFAULT),
+      check_driver(cuStreamWaitValue32(on, n.*flag, 1, CU_STREAM_WAIT_VALUE_EQ), "cuStreamWaitValue32(peer)");
+      check_driver(cuStreamWriteValue32(on, n.*flag, 0, CU_STREAM_WRITE_VALUE_DEFAULT),
                    "cuStreamWriteValue32(peer clear)");
     }
   }
-  // The compute stream sets this rank's flag in each neighbour's memory, after a fence over its earlier writes.
-  void set(CUdeviceptr Neighbour::*flag) const {
+  // `on` sets this rank's flag in each neighbour's memory, after a fence over its earlier writes.
+  void set(CUdeviceptr Neighbour::*flag, CUstream on) const {
     for (const auto& n : neighbours) {
-      check_driver(cuStreamWriteValue32(stream, n.*flag, 1, CU_STREAM_WRITE_VALUE_DEFAULT),
+      check_driver(cuStreamWriteValue32(on, n.*flag, 1, CU_STREAM_WRITE_VALUE_DEFAULT),
                    "cuStreamWriteValue32(peer signal)");
     }
   }
@@ -179,13 +179,15 @@ PeerLinks::~PeerLinks() {
 
 Real* PeerLinks::receive_buffer() const { return device_->buffer; }
 
-void PeerLinks::wait_until_consumed() { device_->await_and_clear(&Neighbour::own_unpacked); }
+void PeerLinks::wait_until_consumed(const ExecSpace& packing) {
+  device_->await_and_clear(&Neighbour::own_unpacked, packing.cuda_stream());
+}
 
-void PeerLinks::announce_sent() { device_->set(&Neighbour::arrived); }
+void PeerLinks::announce_sent(const ExecSpace& packing) { device_->set(&Neighbour::arrived, packing.cuda_stream()); }
 
-void PeerLinks::wait_until_sent() { device_->await_and_clear(&Neighbour::own_arrived); }
+void PeerLinks::wait_until_sent() { device_->await_and_clear(&Neighbour::own_arrived, device_->stream); }
 
-void PeerLinks::announce_consumed() { device_->set(&Neighbour::unpacked); }
+void PeerLinks::announce_consumed() { device_->set(&Neighbour::unpacked, device_->stream); }
 
 #else
 
@@ -201,8 +203,8 @@ PeerLinks::PeerLinks(MPI_Comm, const std::vector<HaloSegment>&, int, const std::
 
 PeerLinks::~PeerLinks() = default;
 Real* PeerLinks::receive_buffer() const { return nullptr; }
-void PeerLinks::wait_until_consumed() {}
-void PeerLinks::announce_sent() {}
+void PeerLinks::wait_until_consumed(const ExecSpace&) {}
+void PeerLinks::announce_sent(const ExecSpace&) {}
 void PeerLinks::wait_until_sent() {}
 void PeerLinks::announce_consumed() {}
 

@@ -8,6 +8,7 @@
 // memory write (cuStreamWriteValue32) and awaited, then cleared, by its owner's stream (cuStreamWaitValue32), so the
 // host never waits for anything: an exchange is four stream operations around the two kernels, and a solver cycle made
 // of exchanges and kernels can be recorded as a CUDA graph on any number of GPUs.
+#include "core/types.hpp"
 #include "parallel/halo_plan.hpp"
 
 #include <mpi.h>
@@ -36,10 +37,10 @@ class PeerLinks {
   Real* receive_buffer() const;
   /// Where this rank's remote segment s goes: an address inside the neighbour's receive buffer.
   Real* target(int segment) const { return targets_[segment]; }
-  /// Before a pack: the compute stream waits until every neighbour has unpacked the previous round.
-  void wait_until_consumed();
-  /// After a pack: the compute stream tells every neighbour that the round has arrived.
-  void announce_sent();
+  /// Before a pack: the stream of `packing` waits until every neighbour has unpacked the previous round.
+  void wait_until_consumed(const ExecSpace& packing = ExecSpace());
+  /// After a pack: the stream of `packing` tells every neighbour that the round has arrived.
+  void announce_sent(const ExecSpace& packing = ExecSpace());
   /// Before an unpack: the compute stream waits until every neighbour's pack of this round has arrived.
   void wait_until_sent();
   /// After an unpack: the compute stream tells every neighbour that its buffer is free again.

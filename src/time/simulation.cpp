@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -86,6 +87,7 @@ struct Simulation::Impl {
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count,
                        !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
+    if (overlap_halo) halo.pack_alongside();
     if (pressure_guess.keeps_step_start()) last_good.p = Field();  // the guesses keep it
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
     for (const auto& scalar : physics.scalar_fields()) {
@@ -111,15 +113,18 @@ struct Simulation::Impl {
   }
 
   // Fills ghosts from neighbours, then the physical boundaries (normal faces too when `normal_faces`).
-  // `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends to their x ghosts.
-  void fill_velocity_ghosts(bool normal_faces, Real stage_dt, Real start_weight = 0, bool row_ends_written = false) {
+  // `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends to their x ghosts. `alongside`: work
+  // that touches no velocity, enqueued while the messages are in flight.
+  void fill_velocity_ghosts(bool normal_faces, Real stage_dt, Real start_weight = 0, bool row_ends_written = false,
+                            const std::function<void()>& alongside = {}) {
     {
       auto scope = timers.time(Phase::halo);
-      if (row_ends_written) {
-        halo.exchange_after_row_ends();
-      } else {
-        halo.exchange();
-      }
+      halo.begin(row_ends_written);
+    }
+    if (alongside) alongside();
+    {
+      auto scope = timers.time(Phase::halo);
+      halo.finish();
     }
     auto scope = timers.time(Phase::boundary);
     if (normal_faces) {
@@ -163,9 +168,10 @@ struct Simulation::Impl {
   // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `request`:
   // what the solve does with the pressure's mean and whether its ghosts are valid; `rhs_built`: the right-hand side
   // is already there (fill_velocity_ghosts_building_rhs); `diagnose`: the correction computes the step's diagnostics
-  // (diagnoses_in_correction()) into step_diagnostics.
+  // (diagnoses_in_correction()) into step_diagnostics; `alongside`: work after the correction that touches no
+  // velocity, run while the velocity's halo messages are in flight.
   solver::PoissonStats project(Real weight, const solver::SolveRequest& request, bool rhs_built = false,
-                               bool diagnose = false) {
+                               bool diagnose = false, const std::function<void()>& alongside = {}) {
     if (!rhs_built) {
       auto scope = timers.time(Phase::projection);
       projection.build_rhs(state, weight);
@@ -185,7 +191,7 @@ struct Simulation::Impl {
         projection.correct(state, weight, velocity_row_ends);
       }
     }
-    fill_velocity_ghosts(false, 0, 0, !velocity_row_ends.empty());
+    fill_velocity_ghosts(false, 0, 0, !velocity_row_ends.empty(), alongside);
     return stats;
   }
 
@@ -341,10 +347,18 @@ struct Simulation::Impl {
       request.measure_mean = last_stage && pressure_guess.removes_mean_at_step_end();
       request.pin_mean = (last_stage && !request.measure_mean) || physics.has_bodies();
       request.ghosts_valid = true;
-      if (!physics.has_bodies()) pressure_guess.before_solve(state.p, s);
+      // The next stage's guess reads only pressures: it is made while the corrected velocity's messages travel.
+      const bool guess_next = !physics.has_bodies() && !last_stage;
+      const auto make_next_guess = [&] {
+        auto scope = timers.time(Phase::projection);
+        pressure_guess.after_solve();
+        pressure_guess.before_solve(state.p, s + 1);
+      };
+      if (!physics.has_bodies() && s == 0) pressure_guess.before_solve(state.p, s);
       const solver::PoissonStats stats =
-          project(dt * stage.alpha(), request, rhs_built, last_stage && diagnoses_in_correction());
-      if (!physics.has_bodies()) pressure_guess.after_solve();
+          project(dt * stage.alpha(), request, rhs_built, last_stage && diagnoses_in_correction(),
+                  guess_next ? std::function<void()>(make_next_guess) : std::function<void()>());
+      if (!physics.has_bodies() && !guess_next) pressure_guess.after_solve();
       if (request.measure_mean) pressure_mean = stats.solution_mean;
       if (physics.has_bodies()) {
         auto scope = timers.time(Phase::projection);
