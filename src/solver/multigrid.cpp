@@ -145,7 +145,8 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool rest
   if (config_.smoother != config::SmootherType::red_black_gauss_seidel || config_.post_smooth == 0) {
     fine.ghosts->fill(current);
   } else if (!fine.passes_read_no_ghosts) {
-    fine.ghosts->exchange(current);
+    // The first colour reads the face ghosts of the corrected iterate: corrected in place, with no exchange.
+    prolong_add_to_face_ghosts(current, coarse.x, fine.geometry, coarse.geometry, fine.factor);
   }
   smooth(l, x, current, b, true, true);
 }

@@ -9,7 +9,9 @@
 //
 // Ghost traffic per level and cycle: red-black sweeps fold physical faces into the stencil, so between colours only
 // neighbour-rank and periodic ghosts are exchanged (nothing at all on one rank with walls); physical ghosts are set
-// once after each smoothing phase, where the residual and the prolongation read them. 2D levels never copy z ghosts.
+// once after each smoothing phase, where the residual and the prolongation read them. The prolongation corrects the
+// face ghosts that mirror owned cells from the coarse ghosts as it corrects the cells, so post-smoothing starts with
+// no exchange. 2D levels never copy z ghosts.
 // On the large levels of GPU runs red-black sweeps run fused (solver/red_black.hpp), each from one of the level's two
 // fields into the other, with the same two exchanges per sweep as the colour passes: after an odd number of
 // pre-smoothing sweeps the twin holds the iterate, the correction is added there and post-smoothing carries it back;

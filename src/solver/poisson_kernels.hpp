@@ -85,6 +85,10 @@ void restrict_residual_by_columns(Field coarse_b, Field x, Field b, const Poisso
 long long restriction_column_count(const PoissonLevel& coarse);
 /// x += linear interpolation of the coarse correction (coarse ghosts valid, edges and corners included).
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor);
+/// prolong_add on the ghosts of the faces that mirror owned cells (of a neighbour rank or a periodic wrap), from the
+/// coarse ghosts: the fine ghosts valid before stay so after, as an exchange would leave them, up to rounding.
+void prolong_add_to_face_ghosts(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
+                                const Int3& factor);
 /// prolong_add by columns of aligned cell pairs marching up z (grid/pair_columns.hpp), each coarse plane interpolated
 /// in x and y once per column: the GPU form for 3D levels coarsened by two along x and z, on any backend.
 void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,

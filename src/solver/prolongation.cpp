@@ -111,6 +111,46 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
       });
 }
 
+void prolong_add_to_face_ghosts(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
+                                const Int3& factor) {
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const auto& n = fine.shape.cells;
+  const bool z_active = fine.decomp.global.dim == 3;
+  // The faces whose ghosts mirror owned cells (of a neighbour rank or, wrapping, of this one), laid end to end: face
+  // f holds points [start[f], start[f + 1]).
+  Kokkos::Array<int, 7> start{};
+  for (int f = 0; f < 6; ++f) {
+    const int axis = f / 2;
+    const bool mirrored = !fine.decomp.on_boundary(axis, f % 2) && (axis < 2 || z_active);
+    start[f + 1] = start[f] + (mirrored ? n[(axis + 1) % 3] * n[(axis + 2) % 3] : 0);
+  }
+  if (start[6] == 0) return;
+  const Kokkos::Array<int, 3> cells{n[0], n[1], n[2]}, by{factor[0], factor[1], factor[2]};
+  const Real* c = coarse_x.data();
+  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
+  Kokkos::parallel_for(
+      "poisson::prolong_add_face_ghosts", Range(0, start[6]), KOKKOS_LAMBDA(int p) {
+        int f = 0;
+        while (p >= start[f + 1]) ++f;
+        const int axis = f / 2, u = (axis + 1) % 3, v = (axis + 2) % 3, q = p - start[f];
+        int at[3];
+        at[axis] = f % 2 == 0 ? gf - 1 : gf + cells[axis];
+        at[u] = gf + q % cells[u];
+        at[v] = gf + q / cells[u];
+        const auto ax = interpolation_axis(at[0], gf, gc, by[0]);
+        const auto ay = interpolation_axis(at[1], gf, gc, by[1]);
+        const auto az = interpolation_axis(at[2], gf, gc, by[2]);
+        const Real* parent = c + ax.parent + row * ay.parent + plane * az.parent;
+        const int dx = ax.partner - ax.parent, dy = row * (ay.partner - ay.parent),
+                  dz = plane * (az.partner - az.parent);
+        const auto along_x = [&](int o) { return ax.parent_weight * parent[o] + ax.partner_weight * parent[o + dx]; };
+        const auto along_xy = [&](int o) {
+          return ay.parent_weight * along_x(o) + ay.partner_weight * along_x(o + dy);
+        };
+        x(at[0], at[1], at[2]) += az.parent_weight * along_xy(0) + az.partner_weight * along_xy(dz);
+      });
+}
+
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor) {
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
   const int fx = factor[0], fy = factor[1], fz = factor[2];
