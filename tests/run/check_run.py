@@ -204,10 +204,39 @@ def stop_and_restart(work, name, ranks, stop):
     check(steps == list(range(1, total_steps + 1)), f"{name}: telemetry steps are not 1..{total_steps} once each")
 
 
+def rank_processes(launcher):
+    """The eddy processes the launcher started (its descendants of eddy's name), from /proc."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, rest = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:].split()
+        parents[int(stat.parent.name)] = (int(rest[1]), name)
+    def descends(pid):
+        while pid in parents and pid > 1:
+            pid = parents[pid][0]
+            if pid == launcher.pid:
+                return True
+        return False
+    name = Path(ARGS.eddy).name[:15]
+    return [pid for pid, (_, comm) in parents.items() if comm == name and descends(pid)]
+
+
+def signal_ranks(launcher, number):
+    """Signals every rank, as batch systems do (Slurm signals each task): not every mpirun forwards SIGUSR1 (Open MPI
+    4.1.6 does not)."""
+    ranks = rank_processes(launcher)
+    check(len(ranks) == 2, f"ranks found under the launcher: {ranks}")
+    for pid in ranks:
+        os.kill(pid, number)
+
+
 def check_signal(work):
-    """SIGTERM to a single-rank run and SIGUSR1 through mpirun to a two-rank run; a STOP file on two ranks."""
+    """SIGTERM to a single-rank run and SIGUSR1 to each rank of a two-rank run; a STOP file on two ranks."""
     stop_and_restart(work, "sigterm", 1, lambda p, run: p.send_signal(signal.SIGTERM))
-    stop_and_restart(work, "sigusr1", 2, lambda p, run: p.send_signal(signal.SIGUSR1))
+    stop_and_restart(work, "sigusr1", 2, lambda p, run: signal_ranks(p, signal.SIGUSR1))
     stop_and_restart(work, "stopfile", 2, lambda p, run: (run / "STOP").touch())
 
 
