@@ -126,7 +126,7 @@ struct ParallelConfig {
   std::array<int, 3> process_grid{0, 0, 0};  ///< ranks per axis; 0 = chosen automatically
   CommBackend halo_backend = CommBackend::automatic;
   CommBackend reduction_backend = CommBackend::automatic;
-  bool overlap = true;  ///< overlap halo exchange with interior compute
+  bool overlap = true;  ///< overlap the velocity's halo exchange with interior compute and the next pressure guess
 
   bool operator==(const ParallelConfig&) const = default;
 };
