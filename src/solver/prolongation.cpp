@@ -24,6 +24,34 @@ KOKKOS_INLINE_FUNCTION InterpolationAxis interpolation_axis(int fine_index, int 
   return {parent, parent + ((local & 1) == 0 ? -1 : 1), parent_share, partner_share};
 }
 
+// The linear interpolation of the coarse correction at fine view index (i, j, k), the fine level coarsened by `factor`.
+struct CoarseCorrection {
+  const Real* c;
+  int row, plane, fine_ghost, coarse_ghost;
+  Kokkos::Array<int, 3> factor;
+
+  CoarseCorrection(Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& by)
+      : c(coarse_x.data()),
+        row(static_cast<int>(coarse_x.stride(1))),
+        plane(static_cast<int>(coarse_x.stride(2))),
+        fine_ghost(fine.shape.ghost),
+        coarse_ghost(coarse.shape.ghost),
+        factor{by[0], by[1], by[2]} {}
+
+  KOKKOS_INLINE_FUNCTION Real operator()(int i, int j, int k) const {
+    const auto ax = interpolation_axis(i, fine_ghost, coarse_ghost, factor[0]);
+    const auto ay = interpolation_axis(j, fine_ghost, coarse_ghost, factor[1]);
+    const auto az = interpolation_axis(k, fine_ghost, coarse_ghost, factor[2]);
+    // Flat offsets from the parent, written out term by term: small arrays indexed in loops with run-time bounds went
+    // to local memory (the kernel ran at a third of the bandwidth).
+    const Real* parent = c + ax.parent + row * ay.parent + plane * az.parent;
+    const int dx = ax.partner - ax.parent, dy = row * (ay.partner - ay.parent), dz = plane * (az.partner - az.parent);
+    const auto along_x = [&](int o) { return ax.parent_weight * parent[o] + ax.partner_weight * parent[o + dx]; };
+    const auto along_xy = [&](int o) { return ay.parent_weight * along_x(o) + ay.partner_weight * along_x(o + dy); };
+    return az.parent_weight * along_xy(0) + az.partner_weight * along_xy(dz);
+  }
+};
+
 }  // namespace
 
 // Each thread adds the correction to the two fine cells of one coarse parent along x, which share the parent's
@@ -113,7 +141,7 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
 
 void prolong_add_to_face_ghosts(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
                                 const Int3& factor) {
-  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const int gf = fine.shape.ghost;
   const auto& n = fine.shape.cells;
   const bool z_active = fine.decomp.global.dim == 3;
   // The faces whose ghosts mirror owned cells (of a neighbour rank or, wrapping, of this one), laid end to end: face
@@ -125,9 +153,8 @@ void prolong_add_to_face_ghosts(Field x, Field coarse_x, const PoissonLevel& fin
     start[f + 1] = start[f] + (mirrored ? n[(axis + 1) % 3] * n[(axis + 2) % 3] : 0);
   }
   if (start[6] == 0) return;
-  const Kokkos::Array<int, 3> cells{n[0], n[1], n[2]}, by{factor[0], factor[1], factor[2]};
-  const Real* c = coarse_x.data();
-  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
+  const Kokkos::Array<int, 3> cells{n[0], n[1], n[2]};
+  const CoarseCorrection coarse_at(coarse_x, fine, coarse, factor);
   Kokkos::parallel_for(
       "poisson::prolong_add_face_ghosts", Range(0, start[6]), KOKKOS_LAMBDA(int p) {
         int f = 0;
@@ -137,45 +164,20 @@ void prolong_add_to_face_ghosts(Field x, Field coarse_x, const PoissonLevel& fin
         at[axis] = f % 2 == 0 ? gf - 1 : gf + cells[axis];
         at[u] = gf + q % cells[u];
         at[v] = gf + q / cells[u];
-        const auto ax = interpolation_axis(at[0], gf, gc, by[0]);
-        const auto ay = interpolation_axis(at[1], gf, gc, by[1]);
-        const auto az = interpolation_axis(at[2], gf, gc, by[2]);
-        const Real* parent = c + ax.parent + row * ay.parent + plane * az.parent;
-        const int dx = ax.partner - ax.parent, dy = row * (ay.partner - ay.parent),
-                  dz = plane * (az.partner - az.parent);
-        const auto along_x = [&](int o) { return ax.parent_weight * parent[o] + ax.partner_weight * parent[o + dx]; };
-        const auto along_xy = [&](int o) {
-          return ay.parent_weight * along_x(o) + ay.partner_weight * along_x(o + dy);
-        };
-        x(at[0], at[1], at[2]) += az.parent_weight * along_xy(0) + az.partner_weight * along_xy(dz);
+        x(at[0], at[1], at[2]) += coarse_at(at[0], at[1], at[2]);
       });
 }
 
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor) {
-  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const int gf = fine.shape.ghost;
   const int fx = factor[0], fy = factor[1], fz = factor[2];
   if (fx == 2 && fz == 2 && fine.decomp.global.dim == 3 && gf % 2 == 1 && grid::use_cell_pairs(fine.shape, {x})) {
     return prolong_add_by_columns(x, coarse_x, fine, coarse, factor);
   }
   if (fx == 2) return prolong_add_by_parent_pairs(x, coarse_x, fine, coarse, fy, fz);
-  const Real* c = coarse_x.data();
-  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
+  const CoarseCorrection coarse_at(coarse_x, fine, coarse, factor);
   grid::for_each_owned_cell(
-      "poisson::prolong_add", fine.shape, KOKKOS_LAMBDA(int i, int j, int k) {
-        const auto ax = interpolation_axis(i, gf, gc, fx);
-        const auto ay = interpolation_axis(j, gf, gc, fy);
-        const auto az = interpolation_axis(k, gf, gc, fz);
-        // Flat offsets from the parent, written out term by term: small arrays indexed in loops with run-time bounds
-        // went to local memory (the kernel ran at a third of the bandwidth).
-        const Real* parent = c + ax.parent + row * ay.parent + plane * az.parent;
-        const int dx = ax.partner - ax.parent, dy = row * (ay.partner - ay.parent),
-                  dz = plane * (az.partner - az.parent);
-        const auto along_x = [&](int o) { return ax.parent_weight * parent[o] + ax.partner_weight * parent[o + dx]; };
-        const auto along_xy = [&](int o) {
-          return ay.parent_weight * along_x(o) + ay.partner_weight * along_x(o + dy);
-        };
-        x(i, j, k) += az.parent_weight * along_xy(0) + az.partner_weight * along_xy(dz);
-      });
+      "poisson::prolong_add", fine.shape, KOKKOS_LAMBDA(int i, int j, int k) { x(i, j, k) += coarse_at(i, j, k); });
 }
 
 }  // namespace eddy::solver
