@@ -64,7 +64,9 @@ run step1_ssp_small "$eddy" bench step --n 128 --scheme ssp_rk3
 if [[ $gpus -ge 2 ]]; then
   run step2weak mpirun_gpus 2 "$eddy" bench step --n "$size" --weak
   run step2weak_no_overlap mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --no-overlap
+  run step2weak_no_gather mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --no-gather
   run step2strong mpirun_gpus 2 "$eddy" bench step --n "$size"
+  run step2strong_no_gather mpirun_gpus 2 "$eddy" bench step --n "$size" --no-gather
   run step2weak_kernels mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --kernel-times
 fi
 
@@ -88,7 +90,7 @@ fi
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
-  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2strong step2weak_kernels poisson_small step1_small step1_tiny step1_ssp step1_ssp_small; do
+  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels poisson_small step1_small step1_tiny step1_ssp step1_ssp_small; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
   if [[ $f == step* ]]; then

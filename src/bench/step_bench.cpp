@@ -86,6 +86,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
                          {"scheme", config::to_string(config::TimeConfig{}.scheme)},
                          {"weak", "", true},
                          {"no-overlap", "", true},
+                         {"no-gather", "", true},
                          {"kernel-times", "", true}},
                         "step");
   if (print_usage_if_asked(options, context)) return 0;
@@ -100,6 +101,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   pressure.pre_smooth = static_cast<int>(options.integer("pre-smooth", 0));
   pressure.post_smooth = static_cast<int>(options.integer("post-smooth", 0));
   pressure.relaxation = options.real("relaxation", 0, 2);
+  pressure.gather_coarse_levels = !options.given("no-gather");  // every multigrid level split between the ranks
   require(pressure.pre_smooth + pressure.post_smooth >= 1,
           "eddy bench step: --pre-smooth " + std::to_string(pressure.pre_smooth) + " and --post-smooth " +
               std::to_string(pressure.post_smooth) + ": their sum must be >= 1 (a V-cycle must smooth)");
@@ -172,12 +174,15 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   if (context.rank() == 0) {
     std::printf(
         "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, %s, multigrid V(%d,%d) "
-        "relaxation %g rtol %.0e, overlap %s\n",
+        "relaxation %g rtol %.0e, overlap %s, coarse levels %s\n",
         cells[0], cells[1], cells[2], weak ? "weak: n^3 per rank" : "strong: n^3 in total", context.size(),
         options.text("scheme").c_str(), pressure.pre_smooth, pressure.post_smooth, pressure.relaxation, pressure.rtol,
         context.size() == 1     ? "none (one rank)"
         : deck.parallel.overlap ? "on"
-                                : "off");
+                                : "off",
+        context.size() == 1             ? "on one rank"
+        : pressure.gather_coarse_levels ? "gathered when small"
+                                        : "all split");
     std::printf("  %-40s %12s\n", "quantity", "value");
     std::printf("  %-40s %12.3f\n", "time per step [ms]", 1e3 * seconds / taken);
     std::printf("  %-40s %12.4f\n", "ns per cell per step (all ranks)", ns_per_cell_step);

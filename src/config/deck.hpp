@@ -102,6 +102,7 @@ struct PoissonConfig {
   int post_smooth = 1;
   double relaxation = 1.2;  ///< red-black Gauss-Seidel over-relaxation factor omega, 0 < omega < 2
   int check_every = 1;      ///< residual norm every this many iterations
+  bool gather_coarse_levels = true;  ///< multigrid on several ranks: cycle the small coarse levels whole on every rank
 
   bool operator==(const PoissonConfig&) const = default;
 };

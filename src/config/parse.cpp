@@ -168,6 +168,9 @@ class DeckReader : public YamlReader {
     if (node["post_smooth"]) pressure.post_smooth = read_int(node["post_smooth"], "pressure.post_smooth");
     if (node["relaxation"]) pressure.relaxation = read_number(node["relaxation"], "pressure.relaxation");
     if (node["check_every"]) pressure.check_every = read_int(node["check_every"], "pressure.check_every");
+    if (node["gather_coarse_levels"]) {
+      pressure.gather_coarse_levels = read_bool(node["gather_coarse_levels"], "pressure.gather_coarse_levels");
+    }
   }
 
   void read_output(const YAML::Node& node, OutputConfig& output) {

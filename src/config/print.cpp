@@ -122,7 +122,8 @@ std::string to_yaml(const Deck& deck) {
       << "  pre_smooth: " << pressure.pre_smooth << "\n"
       << "  post_smooth: " << pressure.post_smooth << "\n"
       << "  relaxation: " << format_real(pressure.relaxation) << "\n"
-      << "  check_every: " << pressure.check_every << "\n";
+      << "  check_every: " << pressure.check_every << "\n"
+      << "  gather_coarse_levels: " << boolean(pressure.gather_coarse_levels) << "\n";
   const auto& output = deck.output;
   out << "output:\n"
       << "  directory: " << quoted(output.directory) << "\n"

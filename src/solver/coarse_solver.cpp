@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "solver/communication_scope.hpp"
+#include "solver/level_gather.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -126,15 +127,6 @@ void apply_inverse(const char* label, Field x, const DeviceInverse& inverse, con
       });
 }
 
-// The owned cells of b, x fastest, into the first values of `packed`.
-void pack_owned(Buffer packed, Field b, const PoissonLevel& level) {
-  const int nx = level.shape.cells[0], ny = level.shape.cells[1], g = level.shape.ghost;
-  const int count = static_cast<int>(level.shape.cells[0] * level.shape.cells[1] * level.shape.cells[2]);
-  Kokkos::parallel_for(
-      "coarse::pack_rhs", Range(0, count),
-      KOKKOS_LAMBDA(int p) { packed(p) = b(p % nx + g, p / nx % ny + g, p / (nx * ny) + g); });
-}
-
 }  // namespace
 
 DenseCoarseSolver::DenseCoarseSolver(const PoissonLevel& level, const parallel::Reducer& reducer)
@@ -144,21 +136,19 @@ DenseCoarseSolver::DenseCoarseSolver(const PoissonLevel& level, const parallel::
   parallel::check_mpi(MPI_Comm_size(comm, &ranks_), "MPI_Comm_size(coarse solver)");
   const auto& d = level.decomp;
   const Int3 n = d.global.cells;
-  int layout[6] = {d.offset[0], d.offset[1], d.offset[2], d.local_cells[0], d.local_cells[1], d.local_cells[2]};
-  std::vector<int> layouts(6 * static_cast<std::size_t>(ranks_));
-  parallel::check_mpi(MPI_Allgather(layout, 6, MPI_INT, layouts.data(), 6, MPI_INT, comm),
-                      "MPI_Allgather(coarse layout)");
+  const auto layouts = gather_block_layouts(d, comm);
   // Each rank's owned cells fill a slot of the gathered values; a slot holds the most cells of any rank.
-  int slot = 0;
-  for (int r = 0; r < ranks_; ++r) slot = std::max(slot, layouts[6 * r + 3] * layouts[6 * r + 4] * layouts[6 * r + 5]);
+  const int slot = gather_slot(layouts);
   std::vector<int> column_cell(static_cast<std::size_t>(ranks_) * slot, -1);  // global cell of each column
   int covered = 0;
   for (int r = 0; r < ranks_; ++r) {
-    const int* l = &layouts[6 * r];
+    const auto& l = layouts[r];
     int q = r * slot;
-    for (int k = 0; k < l[5]; ++k) {
-      for (int j = 0; j < l[4]; ++j) {
-        for (int i = 0; i < l[3]; ++i, ++covered) column_cell[q++] = cell_index({l[0] + i, l[1] + j, l[2] + k}, n);
+    for (int k = 0; k < l.cells[2]; ++k) {
+      for (int j = 0; j < l.cells[1]; ++j) {
+        for (int i = 0; i < l.cells[0]; ++i, ++covered) {
+          column_cell[q++] = cell_index({l.offset[0] + i, l.offset[1] + j, l.offset[2] + k}, n);
+        }
       }
     }
   }
@@ -195,7 +185,7 @@ void DenseCoarseSolver::solve(Field x, Field b) {
         "coarse::dense_solve", x, inverse_, level_,
         KOKKOS_LAMBDA(int q) { return b(q % nx + g, q / nx % ny + g, q / (nx * ny) + g); });
   }
-  pack_owned(packed_, b, level_);
+  pack_owned(packed_, b, level_.shape);
   {
     CommunicationScope scope(level_.timers, Phase::poisson_reduction, reducer_->blocks_host());
     reducer_->allgather(packed_, gathered_);

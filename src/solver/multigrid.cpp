@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
 #include "solver/chebyshev.hpp"
+#include "solver/gathered_levels.hpp"
 #include "solver/poisson_kernels.hpp"
 #include "solver/red_black.hpp"
 
@@ -18,6 +19,33 @@ constexpr int bottom_max_iterations = 2000;
 // Weighted Jacobi weight with the best smoothing factor for the 2D / 3D Laplacian (2d / (2d + 1)).
 Real jacobi_weight(int dimensions) { return dimensions == 2 ? Real(0.8) : Real(6.0 / 7.0); }
 
+// Cells of the largest block of any rank on `level` (the first blocks along each axis take the remainder).
+long long largest_block(const PoissonLevel& level) {
+  const auto& d = level.decomp;
+  long long cells = 1;
+  for (int a = 0; a < 3; ++a) cells *= grid::block_size(d.global.cells[a], d.dims[a], 0);
+  return cells;
+}
+
+// The visits to the next coarser level in a cycle of `type`: a V cycle visits it once as a V, a W twice as a W, an
+// F first as an F and then as a V.
+struct CoarseVisits {
+  config::CycleType type[2];
+  int count;
+};
+CoarseVisits coarse_visits(config::CycleType type) {
+  using config::CycleType;
+  switch (type) {
+    case CycleType::w:
+      return {{CycleType::w, CycleType::w}, 2};
+    case CycleType::f:
+      return {{CycleType::f, CycleType::v}, 2};
+    case CycleType::v:
+      break;
+  }
+  return {{CycleType::v, CycleType::v}, 1};
+}
+
 }  // namespace
 
 Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
@@ -31,18 +59,22 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   parallel::check_mpi(MPI_Comm_size(context.comm(), &ranks), "MPI_Comm_size(multigrid)");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   const long long bottom_cells = ranks == 1 || !reducer.blocks_host() ? device_bottom_cells : dense_bottom_cells;
+  const long long gather_below = reducer.blocks_host() ? gather_cells : device_gather_cells;
 #else
   const long long bottom_cells = dense_bottom_cells;
+  const long long gather_below = gather_cells;
 #endif
+  bool gathered = false;
   PoissonLevel geometry = top;
   while (true) {
     Level level;
     level.geometry = geometry;
     level.ghosts = std::make_unique<GhostFiller>(context, geometry, halo_backend, true);
-    level.factor = geometry.global_cells() <= bottom_cells && DenseCoarseSolver::fits(geometry)
-                       ? Int3{1, 1, 1}
-                       : coarsening_factor(geometry);
     const bool top_level = levels_.empty();
+    const bool bottom_here = geometry.global_cells() <= bottom_cells && DenseCoarseSolver::fits(geometry);
+    gathered = !top_level && !bottom_here && ranks > 1 && config.gather_coarse_levels &&
+               largest_block(geometry) <= gather_below && geometry.global_cells() <= max_gathered_cells;
+    level.factor = bottom_here || gathered ? Int3{1, 1, 1} : coarsening_factor(geometry);
     if (!top_level) {
       level.x = fields::make_field("mg::x", geometry.shape);
       level.b = fields::make_field("mg::b", geometry.shape);
@@ -50,7 +82,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
     if (polynomial) level.r = fields::make_field("mg::r", geometry.shape);
     const bool fuse_here = sweeps == SweepForm::fused ? fused_sweep_fits(geometry)
                                                       : sweeps == SweepForm::automatic && fused_sweep_pays_on(geometry);
-    if (!polynomial && fuse_here) level.twin = fields::make_field("mg::twin", geometry.shape);
+    if (!polynomial && fuse_here && !gathered) level.twin = fields::make_field("mg::twin", geometry.shape);
     level.passes_read_no_ghosts = !polynomial && !level.twin.is_allocated() && colour_passes_read_no_ghosts(geometry);
     if (chebyshev) {
       level.d = fields::make_field("mg::d", geometry.shape);
@@ -66,15 +98,21 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   }
   levels_.back().factor = {1, 1, 1};
   const auto& bottom = levels_.back().geometry;
-  if (DenseCoarseSolver::fits(bottom)) {
+  if (gathered) {
+    gathered_ = std::make_unique<GatheredLevels>(bottom, reducer, config, symmetric, sweeps);
+  } else if (DenseCoarseSolver::fits(bottom)) {
     dense_bottom_ = std::make_unique<DenseCoarseSolver>(bottom, reducer);
   } else {
     bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_backend, false);
   }
   // A device bottom solve: the cycle is stream work only where its exchanges are too (exchanges_enqueue_only).
-  const bool device_only = dense_bottom_ && dense_bottom_->on_device();
+  const bool device_only = gathered_ ? gathered_->on_device() : dense_bottom_ && dense_bottom_->on_device();
   graph_ = std::make_unique<LaunchGraph>(launch == CycleLaunch::automatic && device_only);
 }
+
+Multigrid::~Multigrid() = default;
+
+int Multigrid::gathered_level_count() const { return gathered_ ? gathered_->level_count() : 0; }
 
 bool Multigrid::exchanges_enqueue_only() const {
   return std::all_of(levels_.begin(), levels_.end(), [](const Level& l) { return l.ghosts->enqueues_only(); });
@@ -104,14 +142,21 @@ void Multigrid::restrict_top(Field x, Field b, Buffer sums, const parallel::Redu
   restrict_residual_with_sums(coarse_b, x, b, top.geometry, next, top.factor, check_partials_, sums, reducer);
 }
 
+void Multigrid::cycle_as(Field x, Field b, config::CycleType type) {
+  ProfileRegion region("poisson::mg_cycle");
+  visit(0, x, b, type);
+}
+
 void Multigrid::apply(Field z, Field r) {
   Kokkos::deep_copy(ExecSpace(), z, Real(0));
   cycle(z, r);
 }
 
-void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool restricted) {
+void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool restricted, bool from_zero) {
   if (l + 1 == level_count()) {
-    if (dense_bottom_) {
+    if (gathered_) {
+      gathered_->cycle(x, b, type, from_zero);
+    } else if (dense_bottom_) {
       dense_bottom_->solve(x, b);
       levels_[l].ghosts->fill(x);
     } else {
@@ -127,20 +172,10 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool rest
     current = smooth(l, x, x, b, false, false);
     restrict_residual(coarse.b, current, b, fine.geometry, coarse.geometry, fine.factor);
   }
-  Kokkos::deep_copy(ExecSpace(), coarse.x, Real(0));
-  switch (type) {
-    case config::CycleType::v:
-      visit(l + 1, coarse.x, coarse.b, type);
-      break;
-    case config::CycleType::w:
-      visit(l + 1, coarse.x, coarse.b, type);
-      visit(l + 1, coarse.x, coarse.b, type);
-      break;
-    case config::CycleType::f:
-      visit(l + 1, coarse.x, coarse.b, config::CycleType::f);
-      visit(l + 1, coarse.x, coarse.b, config::CycleType::v);
-      break;
-  }
+  // A gathered level overwrites its x, ghosts included, from the whole level's.
+  if (!gathered_ || l + 2 < level_count()) Kokkos::deep_copy(ExecSpace(), coarse.x, Real(0));
+  const auto visits = coarse_visits(type);
+  for (int v = 0; v < visits.count; ++v) visit(l + 1, coarse.x, coarse.b, visits.type[v], false, v == 0);
   prolong_add(current, coarse.x, fine.geometry, coarse.geometry, fine.factor);
   if (config_.smoother != config::SmootherType::red_black_gauss_seidel || config_.post_smooth == 0) {
     fine.ghosts->fill(current);

@@ -7,6 +7,10 @@
 // `dense_bottom_cells` (`device_bottom_cells` where its solve is GPU work: one GPU, or the gather through NCCL), where
 // a few more tiny levels would only add kernel launches.
 //
+// On several ranks, the first coarse level at most gather_cells (device_gather_cells where its gather is GPU work) per
+// rank is gathered onto every rank and cycled whole there, on the hierarchy one rank would build (GatheredLevels):
+// one collective per visit instead of the exchanges of every level below it.
+//
 // Ghost traffic per level and cycle: red-black sweeps fold physical faces into the stencil, so between colours only
 // neighbour-rank and periodic ghosts are exchanged (nothing at all on one rank with walls); physical ghosts are set
 // once after each smoothing phase, where the residual and the prolongation read them. The prolongation corrects the
@@ -39,6 +43,8 @@ enum class SweepForm { automatic, colour_passes, fused };
 /// are the same.
 enum class CycleLaunch { automatic, kernel_by_kernel };
 
+class GatheredLevels;
+
 class Multigrid : public Preconditioner {
  public:
   /// Builds the hierarchy under `top` (coarsening rule: see coarsening_factor). `symmetric` makes post-smoothing the
@@ -48,6 +54,7 @@ class Multigrid : public Preconditioner {
   Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
             const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric = false,
             SweepForm sweeps = SweepForm::automatic, CycleLaunch launch = CycleLaunch::automatic);
+  ~Multigrid() override;
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
   /// `top_restricted`: restrict_top(x, b, ...) ran last, and the cycle starts from the residual it restricted.
   void cycle(Field x, Field b, bool top_restricted = false);
@@ -56,6 +63,8 @@ class Multigrid : public Preconditioner {
   /// sums = {|b - L(x)|^2, |b|^2, sum of x} on the top level over all ranks, restricting the residual to the next
   /// level where cycles restrict first: a convergence check that is also the first step of such a cycle.
   void restrict_top(Field x, Field b, Buffer sums, const parallel::Reducer& reducer);
+  /// One cycle of `type` instead of the configured one, from x as given, launched kernel by kernel.
+  void cycle_as(Field x, Field b, config::CycleType type);
   /// One cycle from z = 0 (the preconditioner of MG-CG).
   void apply(Field z, Field r) override;
   /// Global cells of a level at which coarsening stops when the dense bottom solve can take it.
@@ -63,10 +72,20 @@ class Multigrid : public Preconditioner {
   /// The same where the bottom solve is GPU work (one GPU, or the gather through NCCL): one kernel of a warp per row,
   /// cheaper than the launches of a level of 4^3 cells and its transfers.
   static constexpr long long device_bottom_cells = 512;
+  /// Cells per rank at or below which a coarse level is gathered onto every rank, where an exchange costs about as
+  /// much as sweeping a few hundred cells (MPI on CPUs).
+  static constexpr long long gather_cells = 512;
+  /// The same where the gather is GPU work (NCCL): a kernel over 32^3 cells takes about its launch latency, and each
+  /// exchange is a wait for the neighbour GPU between two such kernels.
+  static constexpr long long device_gather_cells = 32768;
+  /// Most cells of a gathered level over all ranks (8 MB a field on every rank).
+  static constexpr long long max_gathered_cells = 1 << 20;
   /// Fills the ghosts of a top-level field (in 2D, the z ghosts are left alone).
   GhostFiller& top_ghosts() { return *levels_.front().ghosts; }
-  /// Number of levels, the top included.
+  /// Levels of this rank's block, the top included; where coarse levels are gathered, the gathered level is the last.
   int level_count() const { return static_cast<int>(levels_.size()); }
+  /// Levels of the hierarchy cycled whole on every rank, the gathered level included (0: none is gathered).
+  int gathered_level_count() const;
   /// Cells per axis of the rank's block on level `l`.
   Int3 level_cells(int l) const { return levels_[l].geometry.shape.cells; }
   /// True when cycles replay as a CUDA graph.
@@ -83,7 +102,8 @@ class Multigrid : public Preconditioner {
     Int3 factor{1, 1, 1};                // coarsening to the next level
     std::vector<ChebyshevSweep> pre_sweeps, post_sweeps;
   };
-  void visit(int l, Field x, Field b, config::CycleType type, bool restricted = false);
+  // `from_zero`: x is zero (the first visit to a level in a cycle); only a gathered level makes use of it.
+  void visit(int l, Field x, Field b, config::CycleType type, bool restricted = false, bool from_zero = true);
   // True when every level's exchanges built so far only enqueue stream work (no host wait: one rank, or peer links).
   bool exchanges_enqueue_only() const;
   // Pre- or post-smooths level l's iterate, held in `from` (x or the level's twin); returns the field that holds the
@@ -94,6 +114,7 @@ class Multigrid : public Preconditioner {
   std::vector<Level> levels_;
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;
   std::unique_ptr<ConjugateGradient> bottom_;
+  std::unique_ptr<GatheredLevels> gathered_;
   std::unique_ptr<LaunchGraph> graph_;
   CheckPartials check_partials_;  // restrict_top's partial sums, allocated on its first call (check_partial_count)
   config::PoissonConfig config_;

@@ -24,7 +24,7 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
       " wall_time_limit: 3600}\n"
       "numerics: {advection: upwind}\n"
       "pressure: {solver: mg_cg, rtol: 0, atol: 1e-9, max_iterations: 7, smoother: chebyshev, cycle: w,"
-      " pre_smooth: 0, post_smooth: 3, check_every: 2}\n"
+      " pre_smooth: 0, post_smooth: 3, check_every: 2, gather_coarse_levels: false}\n"
       "output: {directory: 'runs/with space/\"quoted\" \\\\ dir', overwrite: true, interval_steps: 5,"
       " interval_time: 0, fields: [q_criterion, velocity], checkpoint_interval_steps: 100, keep_checkpoints: 1,"
       " log_interval: 1, exact_phase_times: false}\n"
@@ -36,6 +36,7 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
   EXPECT_EQ(load_text(printed, "t"), deck) << printed;
   EXPECT_CONTAINS(printed, "dt: 0.000123");
   EXPECT_FALSE(deck.output.exact_phase_times);
+  EXPECT_FALSE(deck.pressure.gather_coarse_levels);
   EXPECT_CONTAINS(printed, "x_low: {type: inflow, velocity: [0.7, 0.1, 0], profile: parabolic}");
 }
 
