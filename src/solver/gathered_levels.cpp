@@ -7,6 +7,40 @@
 
 namespace eddy::solver {
 
+namespace {
+
+// Every rank's owned b (and x, where x is allocated), laid rank after rank in `all` in slots of `slot` values per
+// field, into the whole level's fields (`ghost` layers wide).
+void unpack_gathered(Field whole_b, Field whole_x, Buffer all, const Kokkos::View<int* [6], MemSpace>& blocks, int slot,
+                     int ghost) {
+  const int ranks = static_cast<int>(blocks.extent(0));
+  const bool with_x = whole_x.is_allocated();
+  const int per_rank = with_x ? 2 * slot : slot, g = ghost;
+  Kokkos::parallel_for(
+      "gathered::unpack", Range(0, ranks * slot), KOKKOS_LAMBDA(int q) {
+        const int r = q / slot, p = q % slot;
+        const int nx = blocks(r, 3), ny = blocks(r, 4);
+        if (p >= nx * ny * blocks(r, 5)) return;
+        const int i = blocks(r, 0) + p % nx + g, j = blocks(r, 1) + p / nx % ny + g;
+        const int k = blocks(r, 2) + p / (nx * ny) + g;
+        whole_b(i, j, k) = all(r * per_rank + p);
+        if (with_x) whole_x(i, j, k) = all(r * per_rank + slot + p);
+      });
+}
+
+// x = the block of `whole` that `level` is, first-layer ghosts included (both have the level's ghost width).
+void copy_block_with_ghosts(Field x, Field whole, const PoissonLevel& level) {
+  const auto& d = level.decomp;
+  const int ox = d.offset[0], oy = d.offset[1], oz = d.offset[2], g = level.shape.ghost;
+  Kokkos::parallel_for(
+      "gathered::scatter",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+          {0, 0, 0}, {d.local_cells[0] + 2 * g, d.local_cells[1] + 2 * g, d.local_cells[2] + 2 * g}),
+      KOKKOS_LAMBDA(int i, int j, int k) { x(i, j, k) = whole(ox + i, oy + j, oz + k); });
+}
+
+}  // namespace
+
 GatheredLevels::GatheredLevels(const PoissonLevel& level, const parallel::Reducer& reducer,
                                const config::PoissonConfig& config, bool symmetric, SweepForm sweeps)
     : level_(level), whole_(level), reducer_(&reducer) {
@@ -45,7 +79,7 @@ void GatheredLevels::cycle(Field x, Field b, config::CycleType type, bool from_z
   ProfileRegion region("poisson::gathered_levels");
   gather(x, b, from_zero);
   cycles_->cycle_as(whole_x_, whole_b_, type);
-  scatter(x);
+  copy_block_with_ghosts(x, whole_x_, level_);
 }
 
 void GatheredLevels::gather(Field x, Field b, bool from_zero) {
@@ -60,32 +94,8 @@ void GatheredLevels::gather(Field x, Field b, bool from_zero) {
     reducer_->allgather(send, all);
   }
   if (from_zero) Kokkos::deep_copy(ExecSpace(), whole_x_, Real(0));
-  const int g = whole_.shape.ghost;
-  const auto blocks = blocks_;
-  const Field whole_x = whole_x_, whole_b = whole_b_;
-  Kokkos::parallel_for(
-      "gathered::unpack", Range(0, ranks * slot), KOKKOS_LAMBDA(int q) {
-        const int r = q / slot, p = q % slot;
-        const int nx = blocks(r, 3), ny = blocks(r, 4);
-        if (p >= nx * ny * blocks(r, 5)) return;
-        const int i = blocks(r, 0) + p % nx + g, j = blocks(r, 1) + p / nx % ny + g,
-                  k = blocks(r, 2) + p / (nx * ny) + g;
-        whole_b(i, j, k) = all(r * per_rank + p);
-        if (per_rank > slot) whole_x(i, j, k) = all(r * per_rank + slot + p);
-      });
+  unpack_gathered(whole_b_, from_zero ? Field() : whole_x_, all, blocks_, slot, whole_.shape.ghost);
   if (!from_zero) cycles_->top_ghosts().fill(whole_x_);
-}
-
-void GatheredLevels::scatter(Field x) const {
-  const auto& d = level_.decomp;
-  const int ox = d.offset[0], oy = d.offset[1], oz = d.offset[2];
-  const Field whole_x = whole_x_;
-  const int g = level_.shape.ghost;
-  Kokkos::parallel_for(
-      "gathered::scatter",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
-          {0, 0, 0}, {d.local_cells[0] + 2 * g, d.local_cells[1] + 2 * g, d.local_cells[2] + 2 * g}),
-      KOKKOS_LAMBDA(int i, int j, int k) { x(i, j, k) = whole_x(ox + i, oy + j, oz + k); });
 }
 
 }  // namespace eddy::solver

@@ -31,8 +31,6 @@ class GatheredLevels {
  private:
   // Gathers every rank's owned b, and x unless `from_zero`, into the whole level's fields.
   void gather(Field x, Field b, bool from_zero);
-  // Copies this rank's block of the whole level's x, first-layer ghosts included, into x.
-  void scatter(Field x) const;
 
   PoissonLevel level_, whole_;  // this rank's block, and the whole level on one rank
   const parallel::Reducer* reducer_;
