@@ -84,20 +84,21 @@ KOKKOS_INLINE_FUNCTION RowChunk decode(const SegmentTable& table, int idx) {
   return r;
 }
 
-SegmentTable make_table(const std::vector<HaloSegment>& segments, int count, int fields, bool send_side,
+SegmentTable make_table(const std::vector<HaloSegment>& segments, int first, int last, int fields, bool send_side,
                         const std::vector<Real*>& base) {
   SegmentTable t{};
+  const int count = last - first;
   t.count = count;
   t.item_start[0] = 0;
   for (int s = 0; s < count; ++s) {
-    const auto& seg = segments[s];
+    const auto& seg = segments[first + s];
     const Int3& lo = send_side && !seg.local ? seg.send_lo : seg.recv_lo;
     for (int a = 0; a < 3; ++a) {
       t.lo[3 * s + a] = lo[a];
       t.dims[3 * s + a] = seg.dims[a];
     }
     t.local[s] = seg.local;
-    t.base[s] = seg.local ? nullptr : base[s];
+    t.base[s] = seg.local ? nullptr : base[first + s];
     t.points[s] = static_cast<int>(seg.points());
     const int chunk = std::min(seg.dims[0], row_chunk);
     t.chunks[s] = (seg.dims[0] + chunk - 1) / chunk;
@@ -399,8 +400,16 @@ void HaloExchange::begin(bool row_ends_written) {
   const int fields = static_cast<int>(fields_.size());
   int count = static_cast<int>(segments_.size());
   while (row_ends_written && count > 0 && segments_[count - 1].direction[0] != 0) --count;  // the x faces come last
-  pack("halo::pack" + label_suffix_, field_access(fields_, shape_), make_table(segments_, count, fields, true, base),
-       packing);
+  const auto access = field_access(fields_, shape_);
+  if (aside) {
+    // The copies of periodic wraps fill ghosts that the kernels enqueued before finish() may read (only ghosts filled
+    // by other ranks are off limits to them): they run on the compute stream, the packs for the neighbours beside it.
+    pack("halo::pack" + label_suffix_, access, make_table(segments_, 0, remote_count_, fields, true, base), packing);
+    pack("halo::wrap" + label_suffix_, access,
+         make_table(segments_, remote_count_, std::max(count, remote_count_), fields, true, base), ExecSpace());
+  } else {
+    pack("halo::pack" + label_suffix_, access, make_table(segments_, 0, count, fields, true, base), packing);
+  }
   in_flight_ = true;
   if (remote_count_ == 0) return;
   switch (transport_) {
@@ -436,7 +445,7 @@ void HaloExchange::finish() {
   std::vector<Real*> base(remote_count_);
   for (int s = 0; s < remote_count_; ++s) base[s] = recv_.data() + offset_[s];
   unpack("halo::unpack" + label_suffix_, field_access(fields_, shape_),
-         make_table(segments_, remote_count_, static_cast<int>(fields_.size()), false, base));
+         make_table(segments_, 0, remote_count_, static_cast<int>(fields_.size()), false, base));
   if (transport_ == Transport::peer) links_->announce_consumed();
 }
 

@@ -2,7 +2,8 @@
 // index and field; afterwards every ghost within the halo width (faces, edges, corners) holds the value of the cell it
 // mirrors, with periodic wrap, and every other ghost still holds the poison it was given; the same after the exchange
 // is rebound to other fields, and, where x is periodic and not split (one layer), with the rows' ends written to their
-// x ghosts before an exchange of whole rows along y and z.
+// x ghosts before an exchange of whole rows along y and z. With the packs beside the compute stream, begin() leaves
+// the wraps onto a rank current for the compute stream even while the packs for its neighbours wait.
 #include "config/names.hpp"
 #include "core/error.hpp"
 #include "grid/overlap_ranges.hpp"
@@ -11,7 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 using eddy::Field;
 using eddy::Int3;
@@ -271,6 +274,62 @@ TEST(HaloExchange, StaggeredVelocityAndPressureInOneExchange) {
         c.backend = backend;
         run_case(context, c);
       }
+    }
+  }
+}
+
+// With the packs beside the compute stream (pack_alongside(), peer transport), begin() still leaves every ghost that
+// a kernel between begin() and finish() may read current for kernels on the compute stream: the wraps onto this rank
+// as well as the owned cells. Rank 0 starts the second exchange while its neighbours hold back their unpack of the
+// first for a while, so its packs for them wait on the side stream; a copy on the compute stream alone (fenced alone)
+// must still see the interior grown by the width current.
+void check_wraps_current_while_packs_wait(eddy::parallel::Context& context, const Case& c) {
+  eddy::grid::GlobalGrid grid;
+  grid.dim = c.dim;
+  grid.cells = c.cells;
+  grid.periodic = c.periodic;
+  auto d = eddy::grid::decompose(grid, context.comm(), c.process_grid);
+  const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
+  std::vector<Field> fields, seen;
+  for (int f = 0; f < c.field_count; ++f) {
+    fields.push_back(eddy::fields::make_field("f" + std::to_string(f), s));
+    seen.push_back(eddy::fields::make_field("seen" + std::to_string(f), s));
+  }
+  eddy::parallel::HaloExchange halo(context, d, s, fields, c.width, c.backend);
+  halo.pack_alongside();
+  fill(c, d, s, fields, 0, true);
+  halo.begin();
+  if (context.rank() != 0) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  halo.finish();
+  fill(c, d, s, fields, 1, false);
+  halo.begin();
+  for (int f = 0; f < c.field_count; ++f) Kokkos::deep_copy(eddy::ExecSpace(), seen[f], fields[f]);
+  eddy::ExecSpace().fence("test::compute_stream_only");
+  std::string first;
+  const auto ranges = eddy::grid::overlap_ranges(d, s, c.width);
+  if (!ranges.interior.empty()) {
+    Int3 lo = ranges.interior.lo, hi = ranges.interior.hi;
+    for (int a = 0; a < 3; ++a) lo[a] -= c.width, hi[a] += c.width;
+    EXPECT_EQ(count_wrong(c, d, s, seen, 1, lo, hi, &first), 0) << c.text() << " after begin(): " << first;
+  }
+  halo.finish();
+  EXPECT_EQ(count_wrong(c, d, s, fields, 1, {0, 0, 0}, {s.extent(0), s.extent(1), s.extent(2)}, &first), 0)
+      << c.text() << ": " << first;
+  MPI_Comm_free(&d.comm);
+}
+
+TEST(HaloExchange, WrapsAreCurrentAfterBeginWhilePacksWait) {
+  eddy::parallel::Context context;
+  for (auto backend : backends()) {
+    for (int mask : {6, 7}) {
+      Case c;
+      c.cells = {12, 10, 8};
+      c.periodic = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0};
+      c.process_grid = {context.size(), 1, 1};
+      c.ghost = 1;
+      c.width = 1;
+      c.backend = backend;
+      check_wraps_current_while_packs_wait(context, c);
     }
   }
 }
