@@ -158,12 +158,17 @@ void check_after_row_ends(const Case& c, const eddy::grid::Decomposition& d, con
       << c.text() << " after the rows' ends: " << first;
 }
 
-void run_case(eddy::parallel::Context& context, const Case& c) {
+// The case's decomposition over the context's ranks (its Cartesian communicator is the caller's to free).
+eddy::grid::Decomposition decompose_case(eddy::parallel::Context& context, const Case& c) {
   eddy::grid::GlobalGrid grid;
   grid.dim = c.dim;
   grid.cells = c.cells;
   grid.periodic = c.periodic;
-  auto d = eddy::grid::decompose(grid, context.comm(), c.process_grid);
+  return eddy::grid::decompose(grid, context.comm(), c.process_grid);
+}
+
+void run_case(eddy::parallel::Context& context, const Case& c) {
+  auto d = decompose_case(context, c);
   const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
   std::vector<Field> fields;
   for (int f = 0; f < c.field_count; ++f) fields.push_back(eddy::fields::make_field("f" + std::to_string(f), s));
@@ -284,11 +289,7 @@ TEST(HaloExchange, StaggeredVelocityAndPressureInOneExchange) {
 // first for a while, so its packs for them wait on the side stream; a copy on the compute stream alone (fenced alone)
 // must still see the interior grown by the width current.
 void check_wraps_current_while_packs_wait(eddy::parallel::Context& context, const Case& c) {
-  eddy::grid::GlobalGrid grid;
-  grid.dim = c.dim;
-  grid.cells = c.cells;
-  grid.periodic = c.periodic;
-  auto d = eddy::grid::decompose(grid, context.comm(), c.process_grid);
+  auto d = decompose_case(context, c);
   const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
   std::vector<Field> fields, seen;
   for (int f = 0; f < c.field_count; ++f) {

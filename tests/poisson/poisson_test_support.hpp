@@ -11,6 +11,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace eddy::testing {
 
@@ -104,6 +105,22 @@ inline PressureFaces uniform_faces(PressureBoundary type, int dim) {
   f.fill(type);
   if (dim == 2) f[4] = f[5] = PressureBoundary::periodic;
   return f;
+}
+
+/// Face sets that cover every condition and their mixes: uniform Neumann, Dirichlet and periodic, and two mixes (z
+/// periodic in 2D).
+inline std::vector<PressureFaces> face_variety(int dim) {
+  using PB = PressureBoundary;
+  std::vector<PressureFaces> all = {
+      uniform_faces(PB::neumann, dim),
+      uniform_faces(PB::dirichlet, dim),
+      uniform_faces(PB::periodic, dim),
+      {PB::periodic, PB::periodic, PB::neumann, PB::dirichlet, PB::dirichlet, PB::neumann},
+      {PB::dirichlet, PB::neumann, PB::periodic, PB::periodic, PB::periodic, PB::periodic}};
+  if (dim == 2) {
+    for (auto& f : all) f[4] = f[5] = PB::periodic;
+  }
+  return all;
 }
 
 /// Solver settings for the tests.

@@ -77,24 +77,11 @@ void expect_cycles_equal_one_rank(int dim, eddy::Int3 cells, const eddy::testing
   EXPECT_LE(difference, 1e-11 * size);
 }
 
-std::vector<eddy::testing::PressureFaces> face_sets(int dim) {
-  using PB = PressureBoundary;
-  std::vector<eddy::testing::PressureFaces> all = {
-      eddy::testing::uniform_faces(PB::neumann, dim),
-      eddy::testing::uniform_faces(PB::dirichlet, dim),
-      eddy::testing::uniform_faces(PB::periodic, dim),
-      {PB::periodic, PB::periodic, PB::neumann, PB::dirichlet, PB::dirichlet, PB::neumann}};
-  if (dim == 2) {
-    for (auto& f : all) f[4] = f[5] = PB::periodic;
-  }
-  return all;
-}
-
 }  // namespace
 
 TEST(GatheredLevels, CyclesEqualOneRankCycles3D) {
   using eddy::config::CycleType;
-  for (const auto& faces : face_sets(3)) {
+  for (const auto& faces : eddy::testing::face_variety(3)) {
     for (auto type : {CycleType::v, CycleType::w, CycleType::f})
       expect_cycles_equal_one_rank(3, {32, 32, 32}, faces, type);
   }
@@ -102,7 +89,7 @@ TEST(GatheredLevels, CyclesEqualOneRankCycles3D) {
 
 TEST(GatheredLevels, CyclesEqualOneRankCycles2D) {
   using eddy::config::CycleType;
-  for (const auto& faces : face_sets(2)) {
+  for (const auto& faces : eddy::testing::face_variety(2)) {
     for (auto type : {CycleType::v, CycleType::w}) expect_cycles_equal_one_rank(2, {128, 64, 1}, faces, type);
   }
 }

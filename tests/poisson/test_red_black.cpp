@@ -67,20 +67,6 @@ void expect_fused_equals_passes(int dim, eddy::Int3 cells, const eddy::testing::
   }
 }
 
-std::vector<eddy::testing::PressureFaces> face_sets(int dim) {
-  using PB = PressureBoundary;
-  std::vector<eddy::testing::PressureFaces> all = {
-      eddy::testing::uniform_faces(PB::neumann, dim),
-      eddy::testing::uniform_faces(PB::dirichlet, dim),
-      eddy::testing::uniform_faces(PB::periodic, dim),
-      {PB::periodic, PB::periodic, PB::neumann, PB::dirichlet, PB::dirichlet, PB::neumann},
-      {PB::dirichlet, PB::neumann, PB::periodic, PB::periodic, PB::periodic, PB::periodic}};
-  if (dim == 2) {
-    for (auto& f : all) f[4] = f[5] = PB::periodic;
-  }
-  return all;
-}
-
 struct CycleVariant {
   eddy::solver::SweepForm sweeps;
   eddy::solver::CycleLaunch launch;
@@ -144,7 +130,7 @@ Field scaled_change(Field start, Field changed, Real factor) {
 }  // namespace
 
 TEST(RedBlack, FusedSweepEqualsColourPasses3D) {
-  for (const auto& faces : face_sets(3)) {
+  for (const auto& faces : eddy::testing::face_variety(3)) {
     for (int planes : {0, 3, 32}) {
       for (auto tile : {SweepTile::x64_y8, SweepTile::x64_y4, SweepTile::x64_y16}) {
         expect_fused_equals_passes(3, {37, 21, 19}, faces, planes, tile, 1);
@@ -155,7 +141,7 @@ TEST(RedBlack, FusedSweepEqualsColourPasses3D) {
 }
 
 TEST(RedBlack, FusedSweepEqualsColourPasses2D) {
-  for (const auto& faces : face_sets(2)) {
+  for (const auto& faces : eddy::testing::face_variety(2)) {
     for (Real relaxation : {1.0, 1.3})
       expect_fused_equals_passes(2, {45, 35, 1}, faces, 0, SweepTile::x64_y8, relaxation);
   }
@@ -170,7 +156,7 @@ TEST(RedBlack, MultigridCyclesAgreeForBothSweepFormsAndLaunches) {
   // Odd sweep counts leave the fused form's iterate in the level's second field: V(1,1) carries it back through the
   // correction, V(1,2) and V(2,1) sweep once in place, V(1,0) copies it back.
   const std::array<int, 2> smoothings[] = {{2, 2}, {1, 1}, {1, 2}, {2, 1}, {1, 0}};
-  for (const auto& faces : face_sets(3)) {
+  for (const auto& faces : eddy::testing::face_variety(3)) {
     for (const auto& smoothing : smoothings) {
       expect_cycles_agree(faces, smoothing, variants);
     }
@@ -188,8 +174,8 @@ TEST(RedBlack, ColourPassesReadNoGhostsWhereEveryAxisWrapsOntoTheBlock) {
   const eddy::testing::PressureFaces mixed = {PB::periodic,  PB::periodic, PB::neumann,
                                               PB::dirichlet, PB::periodic, PB::periodic};
   for (const auto& [cells, faces] :
-       {std::pair{eddy::Int3{16, 12, 10}, face_sets(3)[2]}, std::pair{eddy::Int3{16, 12, 10}, mixed},
-        std::pair{eddy::Int3{16, 13, 10}, face_sets(3)[2]}}) {
+       {std::pair{eddy::Int3{16, 12, 10}, eddy::testing::face_variety(3)[2]}, std::pair{eddy::Int3{16, 12, 10}, mixed},
+        std::pair{eddy::Int3{16, 13, 10}, eddy::testing::face_variety(3)[2]}}) {
     PoissonSetup setup(MPI_COMM_WORLD, 3, cells, faces);
     const auto& p = setup.problem;
     const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
@@ -220,7 +206,7 @@ TEST(RedBlack, ColourPassesReadNoGhostsWhereEveryAxisWrapsOntoTheBlock) {
 TEST(RedBlack, OverRelaxationScalesTheGaussSeidelChange) {
   for (int dim : {2, 3}) {
     const eddy::Int3 cells = dim == 3 ? eddy::Int3{17, 12, 9} : eddy::Int3{23, 16, 1};
-    PoissonSetup setup(MPI_COMM_WORLD, dim, cells, face_sets(dim)[3]);
+    PoissonSetup setup(MPI_COMM_WORLD, dim, cells, eddy::testing::face_variety(dim)[3]);
     const auto& p = setup.problem;
     const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
     eddy::solver::GhostFiller ghosts(*setup.context, level, eddy::config::CommBackend::automatic, true);
