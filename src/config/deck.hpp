@@ -100,8 +100,8 @@ struct PoissonConfig {
   CycleType cycle = CycleType::v;
   int pre_smooth = 1;
   int post_smooth = 1;
-  double relaxation = 1.2;  ///< red-black Gauss-Seidel over-relaxation factor omega, 0 < omega < 2
-  int check_every = 1;      ///< residual norm every this many iterations
+  double relaxation = 1.2;           ///< red-black Gauss-Seidel over-relaxation factor omega, 0 < omega < 2
+  int check_every = 1;               ///< residual norm every this many iterations
   bool gather_coarse_levels = true;  ///< multigrid on several ranks: cycle the small coarse levels whole on every rank
 
   bool operator==(const PoissonConfig&) const = default;

@@ -27,6 +27,8 @@ class GatheredLevels {
   bool on_device() const { return !reducer_->blocks_host(); }
   /// Levels of the whole level's hierarchy, itself included.
   int level_count() const { return cycles_->level_count(); }
+  /// The hierarchy the whole level is cycled on.
+  const Multigrid& cycles() const { return *cycles_; }
 
  private:
   // Gathers every rank's owned b, and x unless `from_zero`, into the whole level's fields.

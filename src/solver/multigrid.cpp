@@ -114,6 +114,20 @@ Multigrid::~Multigrid() = default;
 
 int Multigrid::gathered_level_count() const { return gathered_ ? gathered_->level_count() : 0; }
 
+Int3 Multigrid::coarsest_cells() const {
+  return gathered_ ? gathered_->cycles().coarsest_cells() : levels_.back().geometry.decomp.global.cells;
+}
+
+std::string Multigrid::describe() const {
+  const auto cells = [](const Int3& n) {
+    return std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " + std::to_string(n[2]);
+  };
+  const int levels = level_count() + std::max(gathered_level_count() - 1, 0);
+  std::string text = std::to_string(levels) + " levels to " + cells(coarsest_cells());
+  if (gathered_) text += ", cycled whole on every rank from " + cells(levels_.back().geometry.decomp.global.cells);
+  return text;
+}
+
 bool Multigrid::exchanges_enqueue_only() const {
   return std::all_of(levels_.begin(), levels_.end(), [](const Level& l) { return l.ghosts->enqueues_only(); });
 }

@@ -39,6 +39,7 @@ class CgSolver : public PoissonSolver {
     return cg_.solve(phi, rhs, stop_, request, multigrid_.get());
   }
   std::string name() const override { return multigrid_ ? "mg_cg" : "cg"; }
+  std::string hierarchy() const override { return multigrid_ ? multigrid_->describe() : std::string(); }
   void fill_ghosts(Field phi) override { cg_.ghosts().fill(phi); }
 
  private:
@@ -129,6 +130,7 @@ class MultigridSolver : public StationarySolver {
         multigrid_(top_level(problem), context, reducer, config, problem.halo_backend),
         all_ghosts_(context, top_level(problem), problem.halo_backend) {}
   std::string name() const override { return "multigrid"; }
+  std::string hierarchy() const override { return multigrid_.describe(); }
 
  protected:
   void iterate(Field phi, Field b) override {

@@ -76,6 +76,8 @@ class PoissonSolver {
   virtual void fill_ghosts(Field phi) = 0;
   /// Short name for logs ("multigrid", "cg", ...).
   virtual std::string name() const = 0;
+  /// The multigrid hierarchy for logs (Multigrid::describe()); empty for solvers without one.
+  virtual std::string hierarchy() const { return {}; }
 };
 
 /// The pressure boundary conditions implied by the velocity boundary conditions of the deck.

@@ -41,6 +41,8 @@ class Projection {
 
   /// The solver's name for logs.
   std::string solver_name() const { return solver_->name(); }
+  /// The solver's multigrid hierarchy in words (empty without one).
+  std::string solver_hierarchy() const { return solver_->hierarchy(); }
 
  private:
   operators::StaggeredGrid grid_;

@@ -18,7 +18,8 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
   std::printf("  flow          nu %.4g, %s advection, %s in time, %s dt\n", deck.physics.viscosity,
               deck.numerics.advection == config::AdvectionScheme::central ? "central" : "upwind",
               config::to_string(deck.time.scheme).c_str(), deck.time.adaptive ? "adaptive" : "fixed");
-  std::printf("  pressure      %s, rtol %.1e\n", setup.poisson_solver.c_str(), deck.pressure.rtol);
+  std::printf("  pressure      %s, rtol %.1e%s%s\n", setup.poisson_solver.c_str(), deck.pressure.rtol,
+              setup.poisson_hierarchy.empty() ? "" : "; ", setup.poisson_hierarchy.c_str());
   std::fflush(stdout);
 }
 

@@ -15,6 +15,7 @@ struct SetupDescription {
   std::string halo_backend;
   std::string reduction_backend;
   std::string poisson_solver;
+  std::string poisson_hierarchy;  ///< Multigrid::describe(), or empty
 };
 
 /// Prints grid, decomposition, communication backends and solver.

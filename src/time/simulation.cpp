@@ -453,7 +453,8 @@ Simulation::Simulation(const config::Deck& deck, parallel::Context& context, con
   impl_->owner = this;
   if (context.rank() == 0 && !options.quiet) {
     print_startup(impl_->deck, impl_->decomp,
-                  {impl_->halo.backend_name(), impl_->reducer.backend_name(), impl_->projection.solver_name()});
+                  {impl_->halo.backend_name(), impl_->reducer.backend_name(), impl_->projection.solver_name(),
+                   impl_->projection.solver_hierarchy()});
   }
   impl_->initialise();
 }

@@ -65,6 +65,8 @@ void expect_cycles_equal_one_rank(int dim, eddy::Int3 cells, const eddy::testing
     levels[s] = multigrid.level_count() + std::max(multigrid.gathered_level_count() - 1, 0);
     if (s == 0) {
       EXPECT_EQ(multigrid.gathered_level_count() > 0, ranks() > 1);
+      EXPECT_EQ(multigrid.describe().find("cycled whole on every rank") != std::string::npos, ranks() > 1)
+          << multigrid.describe();
     }
     iterate[s] = setup.field_from(start);
     Field rhs = setup.field_from(source);

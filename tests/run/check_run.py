@@ -83,6 +83,7 @@ def check_outputs(work):
     check(summary["phase_timing"] == "exact", f"phase_timing {summary['phase_timing']} by default")
     check_communication_shares(summary)
     check("scaling:" in result.stdout, "no scaling verdict printed with 2 ranks")
+    check(" levels to " in result.stdout, "the startup line does not describe the multigrid hierarchy")
     check("pressure solve" in result.stdout and "poisson_reduction" in result.stdout,
           "the run summary does not split the pressure solve")
     before = digest(run)
