@@ -1,5 +1,6 @@
 // Shared GoogleTest main: MPI and Kokkos live for the whole test program; rank 0 prints results, the other ranks only
-// their own failures (a failure or an exception on one rank alone would otherwise go unseen).
+// their own failures (a failure or an exception on one rank alone would otherwise go unseen). An exception that
+// escapes a test on several ranks aborts them all.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -29,6 +30,29 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
   std::string test_;
 };
 
+// On several ranks, an exception that escapes a test body on one rank leaves the others waiting in a collective it
+// never reaches: print it and abort every rank, so the run fails at once instead of at ctest's timeout.
+class AbortOnEscapedException : public ::testing::EmptyTestEventListener {
+ public:
+  explicit AbortOnEscapedException(int rank) : rank_(rank) {}
+  void OnTestStart(const ::testing::TestInfo& test) override {
+    test_ = std::string(test.test_suite_name()) + "." + test.name();
+  }
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    const std::string summary = result.summary();
+    if (!result.failed() || result.file_name() != nullptr || summary.find("exception") == std::string::npos) return;
+    // Other ranks printed the failure already (RankFailurePrinter); rank 0's printer would only at the test's end.
+    if (rank_ == 0) std::fprintf(stderr, "rank 0, %s: %s\n", test_.c_str(), summary.c_str());
+    std::fprintf(stderr, "rank %d: an exception escaped %s; aborting every rank\n", rank_, test_.c_str());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+
+ private:
+  int rank_;
+  std::string test_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -37,13 +61,15 @@ int main(int argc, char** argv) {
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
     ::testing::InitGoogleTest(&argc, argv);
-    int rank = 0;
+    int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     if (rank != 0) {
-      auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
       delete listeners.Release(listeners.default_result_printer());
       listeners.Append(new RankFailurePrinter(rank));
     }
+    if (size > 1) listeners.Append(new AbortOnEscapedException(rank));
     result = RUN_ALL_TESTS();
     // A test that fails on any rank fails everywhere, so ctest sees it whichever rank exits first.
     MPI_Allreduce(MPI_IN_PLACE, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
