@@ -10,34 +10,37 @@
 
 namespace {
 
-// Prints each failed assertion of a rank other than 0, with the rank and the test (named at its start: gtest holds a
-// lock while it reports a result, so the listener cannot ask it for the current test then).
-class RankFailurePrinter : public ::testing::EmptyTestEventListener {
+// A listener that knows its rank and the running test (named at its start: gtest holds a lock while it reports a
+// result, so a listener cannot ask it for the current test then).
+class RankListener : public ::testing::EmptyTestEventListener {
  public:
-  explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  explicit RankListener(int rank) : rank_(rank) {}
   void OnTestStart(const ::testing::TestInfo& test) override {
     test_ = std::string(test.test_suite_name()) + "." + test.name();
   }
+
+ protected:
+  int rank_;
+  std::string test_;
+};
+
+// Prints each failed assertion of a rank other than 0, with the rank and the test.
+class RankFailurePrinter : public RankListener {
+ public:
+  using RankListener::RankListener;
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
     if (!result.failed()) return;
     std::fprintf(stderr, "rank %d, %s, %s:%d: %s\n", rank_, test_.c_str(),
                  result.file_name() ? result.file_name() : "?", result.line_number(), result.summary());
     std::fflush(stderr);
   }
-
- private:
-  int rank_;
-  std::string test_;
 };
 
 // On several ranks, an exception that escapes a test body on one rank leaves the others waiting in a collective it
 // never reaches: print it and abort every rank, so the run fails at once instead of at ctest's timeout.
-class AbortOnEscapedException : public ::testing::EmptyTestEventListener {
+class AbortOnEscapedException : public RankListener {
  public:
-  explicit AbortOnEscapedException(int rank) : rank_(rank) {}
-  void OnTestStart(const ::testing::TestInfo& test) override {
-    test_ = std::string(test.test_suite_name()) + "." + test.name();
-  }
+  using RankListener::RankListener;
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
     const std::string summary = result.summary();
     if (!result.failed() || result.file_name() != nullptr || summary.find("exception") == std::string::npos) return;
@@ -47,10 +50,6 @@ class AbortOnEscapedException : public ::testing::EmptyTestEventListener {
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-
- private:
-  int rank_;
-  std::string test_;
 };
 
 }  // namespace

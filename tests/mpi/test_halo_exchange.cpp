@@ -127,6 +127,18 @@ long long count_wrong(const Case& c, const eddy::grid::Decomposition& d, const e
   return wrong;
 }
 
+// count_wrong() over what begin() must leave current for the kernels before finish(): the interior of the overlap
+// split (grid/overlap_ranges.hpp) grown by the width; 0 where there is no interior.
+long long count_wrong_near_interior(const Case& c, const eddy::grid::Decomposition& d,
+                                    const eddy::fields::LocalShape& s, const std::vector<Field>& fields, int round,
+                                    std::string* first) {
+  const auto ranges = eddy::grid::overlap_ranges(d, s, c.width);
+  if (ranges.interior.empty()) return 0;
+  Int3 lo = ranges.interior.lo, hi = ranges.interior.hi;
+  for (int a = 0; a < 3; ++a) lo[a] -= c.width, hi[a] += c.width;
+  return count_wrong(c, d, s, fields, round, lo, hi, first);
+}
+
 // Where x is periodic and not split between ranks (one layer), the ends of the owned rows are written to their x
 // ghosts on the host (as the velocity stages and the correction do) and the exchange fills the rest by whole rows:
 // afterwards every point must hold what the full exchange gives.
@@ -185,12 +197,7 @@ void run_case(eddy::parallel::Context& context, const Case& c) {
   fill(c, d, s, fields, 1, false);
   halo.begin();
   Kokkos::fence();
-  const auto ranges = eddy::grid::overlap_ranges(d, s, c.width);
-  if (!ranges.interior.empty()) {
-    Int3 lo = ranges.interior.lo, hi = ranges.interior.hi;
-    for (int a = 0; a < 3; ++a) lo[a] -= c.width, hi[a] += c.width;
-    EXPECT_EQ(count_wrong(c, d, s, fields, 1, lo, hi, &first), 0) << c.text() << " after begin(): " << first;
-  }
+  EXPECT_EQ(count_wrong_near_interior(c, d, s, fields, 1, &first), 0) << c.text() << " after begin(): " << first;
   halo.finish();
   EXPECT_EQ(count_wrong(c, d, s, fields, 1, everything_lo, everything_hi, &first), 0) << c.text() << ": " << first;
 
@@ -307,12 +314,7 @@ void check_wraps_current_while_packs_wait(eddy::parallel::Context& context, cons
   for (int f = 0; f < c.field_count; ++f) Kokkos::deep_copy(eddy::ExecSpace(), seen[f], fields[f]);
   eddy::ExecSpace().fence("test::compute_stream_only");
   std::string first;
-  const auto ranges = eddy::grid::overlap_ranges(d, s, c.width);
-  if (!ranges.interior.empty()) {
-    Int3 lo = ranges.interior.lo, hi = ranges.interior.hi;
-    for (int a = 0; a < 3; ++a) lo[a] -= c.width, hi[a] += c.width;
-    EXPECT_EQ(count_wrong(c, d, s, seen, 1, lo, hi, &first), 0) << c.text() << " after begin(): " << first;
-  }
+  EXPECT_EQ(count_wrong_near_interior(c, d, s, seen, 1, &first), 0) << c.text() << " after begin(): " << first;
   halo.finish();
   EXPECT_EQ(count_wrong(c, d, s, fields, 1, {0, 0, 0}, {s.extent(0), s.extent(1), s.extent(2)}, &first), 0)
       << c.text() << ": " << first;
