@@ -43,9 +43,7 @@ struct StagedPlanes {
 // the rows are staged by aligned pairs of values (one 16-byte copy each, past L1), from two points before the tile:
 // the rim is two points wide along x. It takes 5% more scratch per team, and whether it pays depends on the stage form
 // and the GPU (time/stage_tiling_choice.hpp).
-// With `per_thread` points of a plane per thread (rows lj and lj + ty / per_thread), a team of fewer threads computes
-// more points between two barriers.
-template <int tx, int ty, int ring, int min_teams = 0, bool Pairs = false, int per_thread = 1>
+template <int tx, int ty, int ring, int min_teams = 0, bool Pairs = false>
 struct Tile {
   static constexpr bool pairs = Pairs;
   static constexpr int rim_x = Pairs ? 2 : 1;  // staged points before the tile's first column, as many after
@@ -55,8 +53,7 @@ struct Tile {
   static_assert(ahead >= 1, "the ring holds the three planes read and at least the next one");
   static_assert(!Pairs || (tx % 2 == 0 && row % 2 == 0), "pairs need tiles and staged rows of even length");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  static constexpr int threads = points / per_thread, scratch_level = 0;  // the ring in shared memory
-  static_assert(points % per_thread == 0, "a tile's points split evenly among its threads");
+  static constexpr int threads = points, scratch_level = 0;  // one per point of the tile, the ring in shared memory
 #else
   static constexpr int threads = 1, scratch_level = 1;  // level 0 holds 32 KiB on CPUs
 #endif
@@ -169,8 +166,8 @@ template <bool Upwind, bool Blend>
 void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
                        StageTiling tiling) {
   const bool pairs = tiling.pairs && stages_by_pairs(state, point, extent);
-  const auto is = [&](int x, int y, int ring, int per_thread = 1) {
-    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs && tiling.per_thread == per_thread;
+  const auto is = [&](int x, int y, int ring) {
+    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs;
   };
   const int planes = tiling.planes;
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
@@ -184,17 +181,11 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   // a run chooses among the two and the ring of five staged by pairs by timing (time/stage_tiling_choice.hpp).
   if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
-  // Two points per thread, teams of 128: five or six teams per multiprocessor hold each thread to 102 or 85 registers.
-  if (is(32, 8, 4, 2)) return stage_by_tiles<Tile<32, 8, 4, 6, false, 2>, Upwind, Blend>(state, point, extent, planes);
-  if (is(32, 8, 5, 2)) return stage_by_tiles<Tile<32, 8, 5, 5, false, 2>, Upwind, Blend>(state, point, extent, planes);
-  const auto by_pairs = [&](int ring) {
-    return pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring && tiling.per_thread == 1;
-  };
+  const auto by_pairs = [&](int ring) { return pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring; };
   if (by_pairs(4)) return stage_by_tiles<Tile<32, 8, 4, 4, true>, Upwind, Blend>(state, point, extent, planes);
   if (by_pairs(5)) return stage_by_tiles<Tile<32, 8, 5, 4, true>, Upwind, Blend>(state, point, extent, planes);
   throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +
-              " points with a ring of " + std::to_string(tiling.ring) + " planes" + (pairs ? " staged by pairs" : "") +
-              ", " + std::to_string(tiling.per_thread) + " per thread");
+              " points with a ring of " + std::to_string(tiling.ring) + " planes" + (pairs ? " staged by pairs" : ""));
 }
 
 }  // namespace

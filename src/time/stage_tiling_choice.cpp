@@ -45,7 +45,7 @@ void StageTilingChoice::run(const StageWeights& weights, config::AdvectionScheme
 std::string StageTilingChoice::describe() const {
   const auto name = [](const StageTiling& t) {
     return std::to_string(t.x) + "x" + std::to_string(t.y) + " ring " + std::to_string(t.ring) +
-           (t.pairs ? " by pairs" : "") + (t.per_thread > 1 ? ", " + std::to_string(t.per_thread) + " a thread" : "");
+           (t.pairs ? " by pairs" : "");
   };
   std::string text;
   for (const auto& [key, form] : forms_) {
