@@ -3,8 +3,10 @@
 
 For each rank count, writes the run's settings (deck + overrides), runs it with mpirun (or writes a Slurm batch
 script, one GPU per rank), and collects every run's summary.json into one CSV:
-ranks, cells, time per step, cell updates/s, efficiency, communication shares (all, and the pressure solve's own)
-and phase shares (the pressure solve split into its compute, halo exchanges and reductions).
+ranks, cells, time per step, cell updates/s, efficiency, communication shares (all, and the pressure solve's own),
+the pressure solver's iterations per step, and phase shares (the pressure solve split into its compute, halo exchanges
+and reductions). Where a run's solver takes more iterations a step than the sweep's first run, part of its lost
+efficiency is the solver's convergence, not communication, and the printed table says so.
 Speed-up and efficiency compare the time per step without output (`stepping_seconds_per_step`): the sweep's runs
 write no fields, but every run ends with a checkpoint, which would otherwise dominate a short sweep.
 
@@ -121,6 +123,19 @@ def stepping_seconds(summary):
     return max(summary["wall_seconds"] - output, 0.0) / summary["steps"]
 
 
+def iteration_notes(table, tolerance=0.05):
+    """One line per run whose pressure solver took more than `tolerance` more iterations a step than the first run."""
+    base = table[0]["poisson_iterations_per_step"]
+    notes = []
+    for r in table[1:]:
+        more = r["poisson_iterations_per_step"]
+        if base > 0 and more > (1 + tolerance) * base:
+            notes.append(f"note: on {r['ranks']} ranks the pressure solver took {more:.2f} iterations a step against "
+                         f"{base:.2f} on {table[0]['ranks']}: part of the efficiency lost there is the solver's "
+                         f"convergence, not communication")
+    return notes
+
+
 def collect(out_dir):
     rows = []
     for summary_path in sorted(Path(out_dir).glob("np*/summary.json"), key=lambda p: int(p.parent.name[2:])):
@@ -150,6 +165,7 @@ def collect(out_dir):
             "efficiency": efficiency,
             "communication_share": s.get("communication_share", 0.0),
             "poisson_communication_share": s.get("poisson_communication_share", 0.0),
+            "poisson_iterations_per_step": s.get("poisson_iterations_per_step", 0.0),
         }
         for phase in PHASES:
             row[f"share_{phase}"] = s.get("phase_share", {}).get(phase, 0.0)
@@ -160,11 +176,14 @@ def collect(out_dir):
         writer.writeheader()
         writer.writerows(table)
     print(f"{'ranks':>5} {'cells':>12} {'s/step':>10} {'no output':>10} {'cells/s':>10} {'eff':>6} {'comm':>6} "
-          f"{'p-comm':>6}")
+          f"{'p-comm':>6} {'it/step':>7}")
     for r in table:
         print(f"{r['ranks']:5d} {r['cells']:12d} {r['seconds_per_step']:10.4g} {r['stepping_seconds_per_step']:10.4g} "
               f"{r['cell_updates_per_second']:10.3g} "
-              f"{r['efficiency']:6.2f} {r['communication_share']:6.2f} {r['poisson_communication_share']:6.2f}")
+              f"{r['efficiency']:6.2f} {r['communication_share']:6.2f} {r['poisson_communication_share']:6.2f} "
+              f"{r['poisson_iterations_per_step']:7.2f}")
+    for note in iteration_notes(table):
+        print(note)
     print(f"wrote {csv_path}")
     return csv_path
 

@@ -123,7 +123,8 @@ std::string Multigrid::describe() const {
     return std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " + std::to_string(n[2]);
   };
   const int levels = level_count() + std::max(gathered_level_count() - 1, 0);
-  std::string text = std::to_string(levels) + " levels to " + cells(coarsest_cells());
+  std::string text = levels == 1 ? "1 level of " + cells(coarsest_cells())
+                                 : std::to_string(levels) + " levels to " + cells(coarsest_cells());
   if (gathered_) text += ", cycled whole on every rank from " + cells(levels_.back().geometry.decomp.global.cells);
   return text;
 }

@@ -89,8 +89,8 @@ class Multigrid : public Preconditioner {
   int gathered_level_count() const;
   /// Cells per axis of the rank's block on level `l`.
   Int3 level_cells(int l) const { return levels_[l].geometry.shape.cells; }
-  /// The hierarchy for logs: "9 levels to 4 x 4 x 8", and ", cycled whole on every rank from 32 x 32 x 64" where
-  /// coarse levels are gathered.
+  /// The hierarchy for logs: "9 levels to 4 x 4 x 8" (or "1 level of 8 x 8 x 1"), and ", cycled whole on every rank
+  /// from 32 x 32 x 64" where coarse levels are gathered.
   std::string describe() const;
   /// Cells over all ranks of the coarsest level, gathered levels included.
   Int3 coarsest_cells() const;

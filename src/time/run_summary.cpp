@@ -50,6 +50,8 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   const double seconds = wall[0];
   const long long cells = decomp.global.total_cells();
   const double per_step = local.steps > 0 ? seconds / static_cast<double>(local.steps) : 0;
+  const double iterations_per_step =
+      local.steps > 0 ? static_cast<double>(local.poisson_iterations) / static_cast<double>(local.steps) : 0;
   const double updates = seconds > 0 ? static_cast<double>(cells) * static_cast<double>(local.steps) / seconds : 0;
   PhaseTimers::Seconds mean{};
   for (int p = 0; p < phases; ++p) mean[p] = sums[p] / ranks;
@@ -105,6 +107,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
       .set("halo_backend", local.halo_backend)
       .set("reduction_backend", local.reduction_backend)
       .set("poisson_solver", local.poisson_solver)
+      .set("poisson_iterations_per_step", iterations_per_step)
       .set("device", device_text())
       .set("stop_reason", local.stop_reason)
       .set("final_time", local.final_time)
@@ -123,10 +126,11 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   }
   text += line("  %-17s %9.3f s  %5.1f %%\n", "untimed", std::max(0.0, seconds - timed),
                100 * share(std::max(0.0, seconds - timed)));
-  text +=
-      line("  pressure solve %.1f %% of the run: compute %.1f %%, halo %.1f %%, reductions + coarse gather %.1f %%\n",
-           100 * facts.poisson_solve_share(), 100 * facts.poisson_share, 100 * facts.poisson_halo_share,
-           100 * facts.poisson_reduction_share);
+  text += line(
+      "  pressure solve %.1f %% of the run: compute %.1f %%, halo %.1f %%, reductions + coarse gather %.1f %%; "
+      "%.2f %s iterations a step\n",
+      100 * facts.poisson_solve_share(), 100 * facts.poisson_share, 100 * facts.poisson_halo_share,
+      100 * facts.poisson_reduction_share, iterations_per_step, local.poisson_solver.c_str());
   if (!local.exact_phase_times) {
     text +=
         "  (output.exact_phase_times is false: phase times are the host's, and kernels still running at the end of "

@@ -4,7 +4,8 @@
 //   case, ranks, cells, local_cells_max, steps, wall_seconds, seconds_per_step, cell_updates_per_second,
 //   cell_updates_per_second_per_rank, phase_seconds{}, phase_share{}, communication_share, poisson_solve_share,
 //   poisson_communication_share, poisson_communication_timing, halo_backend, reduction_backend, device,
-//   poisson_solver, stop_reason, final_time, final_step, imbalance, scaling_verdict, phase_timing; with
+//   poisson_solver, poisson_iterations_per_step, stop_reason, final_time, final_step, imbalance, scaling_verdict,
+//   phase_timing; with
 //   `eddy run --kernel-times` also kernel_seconds{} and kernel_launches{} (rank 0's, by kernel label) and
 //   kernel_seconds_slowest_rank{} (each of those kernels on the rank where it took longest).
 // Phase seconds are the mean over ranks; wall_seconds is the slowest rank's. The phases are exclusive: poisson is the
@@ -36,7 +37,8 @@ struct RunMeasurements {
   std::string halo_backend, reduction_backend, poisson_solver, stop_reason;
   double final_time = 0;
   long long final_step = 0;
-  bool exact_phase_times = true;  ///< the phase timers fenced the device (output.exact_phase_times)
+  bool exact_phase_times = true;     ///< the phase timers fenced the device (output.exact_phase_times)
+  long long poisson_iterations = 0;  ///< the pressure solver's iterations over those steps, every stage's solve
 };
 
 /// The summary, the same on every rank.

@@ -537,6 +537,9 @@ int Simulation::run() {
                            s.sim_time,
                            s.step_count,
                            s.timers.fences()};
+  for (const StepRecord& record : s.history) {
+    if (record.step > first_step) measured.poisson_iterations += record.poisson_iterations;
+  }
   RunSummary summary = summarise_run(measured, s.decomp, s.context);
   if (kernel_timer) add_kernel_times(summary, kernel_timer->times(), measured.wall_seconds, measured.steps, s.context);
   outputs.finish(summary.json);

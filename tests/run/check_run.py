@@ -74,7 +74,8 @@ def check_outputs(work):
     for key in ["case", "ranks", "cells", "local_cells_max", "steps", "wall_seconds", "seconds_per_step",
                 "cell_updates_per_second", "cell_updates_per_second_per_rank", "phase_seconds", "phase_share",
                 "communication_share", "poisson_solve_share", "poisson_communication_share",
-                "poisson_communication_timing", "halo_backend", "reduction_backend", "device", "phase_timing"]:
+                "poisson_communication_timing", "halo_backend", "reduction_backend", "device", "phase_timing",
+                "poisson_iterations_per_step"]:
         check(key in summary, f"summary.json lacks {key}")
     check(summary.get("ranks") == 2 and summary.get("cells") == 256 and summary.get("steps") == 12,
           f"summary ranks/cells/steps {summary.get('ranks')} {summary.get('cells')} {summary.get('steps')}")
@@ -82,6 +83,14 @@ def check_outputs(work):
     check(abs(sum(summary["phase_share"].values()) - 1) < 0.2, f"phase shares {summary['phase_share']}")
     check(summary["phase_timing"] == "exact", f"phase_timing {summary['phase_timing']} by default")
     check_communication_shares(summary)
+    header = rows[0].split(",")
+    iterations = [float(row.split(",")[header.index("poisson_iterations")]) for row in rows[1:]]
+    mean_iterations = sum(iterations) / len(iterations)
+    check(mean_iterations > 0 and abs(summary["poisson_iterations_per_step"] - mean_iterations) < 1e-9,
+          f"summary's poisson_iterations_per_step {summary['poisson_iterations_per_step']} is not the telemetry's mean "
+          f"{mean_iterations}")
+    check(f"{mean_iterations:.2f} multigrid iterations a step" in result.stdout,
+          "the run summary does not give the pressure solver's iterations a step")
     check("scaling:" in result.stdout, "no scaling verdict printed with 2 ranks")
     check(" levels to " in result.stdout, "the startup line does not describe the multigrid hierarchy")
     check("pressure solve" in result.stdout and "poisson_reduction" in result.stdout,

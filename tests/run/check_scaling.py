@@ -14,6 +14,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
+def check_iteration_notes(check):
+    """scaling.py names the runs whose solver took more iterations a step than the first run, and only those."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import scaling
+    table = [{"ranks": 1, "poisson_iterations_per_step": 2.0}, {"ranks": 2, "poisson_iterations_per_step": 2.08},
+             {"ranks": 4, "poisson_iterations_per_step": 3.0}, {"ranks": 8, "poisson_iterations_per_step": 1.5}]
+    notes = scaling.iteration_notes(table)
+    check(len(notes) == 1 and "on 4 ranks" in notes[0] and "3.00" in notes[0] and "2.00 on 1" in notes[0],
+          f"iteration notes {notes}")
+    check(scaling.iteration_notes([{"ranks": 1, "poisson_iterations_per_step": 0.0},
+                                   {"ranks": 2, "poisson_iterations_per_step": 1.0}]) == [],
+          "a note against a first run without iterations")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--eddy", required=True)
@@ -71,6 +85,9 @@ def main():
                   f"np{r['ranks']}: poisson_communication_share {r['poisson_communication_share']} != {solver}")
             if int(r["ranks"]) > 1:
                 check(solver > 0, f"np{r['ranks']}: no pressure-solve communication")
+            check(summary["poisson_iterations_per_step"] > 0
+                  and float(r["poisson_iterations_per_step"]) == summary["poisson_iterations_per_step"],
+                  f"np{r['ranks']}: poisson_iterations_per_step {r['poisson_iterations_per_step']}")
         check(float(rows[0]["efficiency"]) == 1.0, "efficiency of the base run")
         plot = [sys.executable, str(ROOT / "postprocess" / "plot_scaling.py")]
         done = subprocess.run(plot + [str(sweep)], capture_output=True, text=True)
@@ -109,6 +126,7 @@ def main():
                                         "8", "8", "--length-per-rank", "1", "1", "--eddy", args.eddy],
                          capture_output=True, text=True)
     check(bad.returncode == 2 and "--length-per-rank" in bad.stderr, f"--length-per-rank with strong: {bad.stderr}")
+    check_iteration_notes(check)
     plot = [sys.executable, str(ROOT / "postprocess" / "plot_scaling.py")]
     check(subprocess.run(plot + ["--help"], capture_output=True).returncode == 0, "plot_scaling.py --help")
     missing = subprocess.run(plot + [str(work / "nowhere")], capture_output=True, text=True)
