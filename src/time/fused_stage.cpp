@@ -1,6 +1,7 @@
 #include "time/fused_stage.hpp"
 
 #include "core/async_copy.hpp"
+#include "core/bulk_copy.hpp"
 #include "core/error.hpp"
 #include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
@@ -36,22 +37,28 @@ struct StagedPlanes {
   }
 };
 
+// How a tile's planes reach team scratch: a copy per value; a copy per aligned pair of values (16 bytes, past L1); or
+// a bulk copy per row of the plane by the copy engine (core/bulk_copy.hpp), its bytes counted on an arrival barrier
+// per ring plane.
+enum class Staging { values, pairs, rows };
+
 // A tile of tx x ty points with a one-point rim, and a ring of `ring` planes per field; at least `min_teams` teams
 // resident per multiprocessor (0: as many as the registers the compiler takes allow). While plane k is computed from
 // k - 1 .. k + 1, the copies of planes k + 2 .. k + ahead are in flight; one barrier per plane. Plane k + ahead goes
-// where k - 3 was, which every thread has finished reading before it passed the barrier of plane k - 1. With `Pairs`
-// the rows are staged by aligned pairs of values (one 16-byte copy each, past L1), from two points before the tile:
-// the rim is two points wide along x. It takes 5% more scratch per team, and whether it pays depends on the stage form
-// and the GPU (time/stage_tiling_choice.hpp).
-template <int tx, int ty, int ring, int min_teams = 0, bool Pairs = false>
+// where k - 3 was, which every thread has finished reading before it passed the barrier of plane k - 1. Staged by
+// pairs or rows, the rows start two points before the tile, so that every copy is 16-byte aligned: the rim is two
+// points wide along x. It takes 5% more scratch per team, and whether it pays depends on the stage form and the GPU
+// (time/stage_tiling_choice.hpp).
+template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values>
 struct Tile {
-  static constexpr bool pairs = Pairs;
-  static constexpr int rim_x = Pairs ? 2 : 1;  // staged points before the tile's first column, as many after
+  static constexpr bool pairs = staging == Staging::pairs, rows = staging == Staging::rows;
+  static constexpr bool wide_rim = staging != Staging::values;
+  static constexpr int rim_x = wide_rim ? 2 : 1;  // staged points before the tile's first column, as many after
   static constexpr int x = tx, y = ty, points = tx * ty, row = tx + 2 * rim_x;
   static constexpr int plane_points = row * (ty + 2);
   static constexpr int ring_planes = ring, ahead = ring - 3, fields = 3;
   static_assert(ahead >= 1, "the ring holds the three planes read and at least the next one");
-  static_assert(!Pairs || (tx % 2 == 0 && row % 2 == 0), "pairs need tiles and staged rows of even length");
+  static_assert(!wide_rim || (tx % 2 == 0 && row % 2 == 0), "pairs need tiles and staged rows of even length");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   static constexpr int threads = points, scratch_level = 0;  // one per point of the tile, the ring in shared memory
 #else
@@ -89,18 +96,40 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
   const std::size_t ring_bytes = T::ring_bytes;
   const int level = T::scratch_level;
   typename T::Policy policy(teams, T::threads);
-  policy.set_scratch_size(level, Kokkos::PerTeam(ring_bytes + sizeof(RealPair)));
+  const std::size_t barrier_bytes = T::rows ? sizeof(ArrivalBarrier) * T::ring_planes : 0;
+  policy.set_scratch_size(level, Kokkos::PerTeam(ring_bytes + barrier_bytes + sizeof(RealPair)));
   Kokkos::parallel_for(
       "rk::momentum_stage_tiles", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
-        Real* ring = static_cast<Real*>(
-            team.team_scratch(static_cast<int>(T::scratch_level)).get_shmem_aligned(ring_bytes, sizeof(RealPair)));
+        Real* ring = static_cast<Real*>(team.team_scratch(static_cast<int>(T::scratch_level))
+                                            .get_shmem_aligned(ring_bytes + barrier_bytes, sizeof(RealPair)));
+        ArrivalBarrier* arrivals = reinterpret_cast<ArrivalBarrier*>(ring + ring_bytes / sizeof(Real));
         const int tile = team.league_rank();
         const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x % tiles_y * T::y;
         const int k0 = tile / (tiles_x * tiles_y) * chunk, k1 = k0 + chunk < ez ? k0 + chunk : ez;
         // Starts the copies of plane k of the tile and its rim into the ring, one group per plane (empty past the
         // team's last plane). Points outside the view are never read.
         const int rank = team.team_rank();
+        // With bulk copies: barrier use of plane k (k >= k0 - 1) in the ring; the first planes are each slot's use 0.
+        const auto arrival = [&](int k) { return arrivals + (k + T::ring_planes) % T::ring_planes; };
+        const auto use = [&](int k) { return (k - k0 + 1) / T::ring_planes; };
         const auto stage = [&](int k) {
+          if (T::rows) {
+            // One copy per row of the plane and field that lies in the view, [lo, hi) along x (even ends), announced
+            // on the plane's barrier by the team's first thread (0 bytes past the team's last plane).
+            const bool in = k >= 0 && k < ez && k <= k1;
+            const int lo = i0 - 2 > 0 ? i0 - 2 : 0, hi = i0 + T::x + 2 < ex ? i0 + T::x + 2 : ex;
+            const int jlo = j0 - 1 > 0 ? j0 - 1 : 0, jhi = j0 + T::y + 1 < ey ? j0 + T::y + 1 : ey;
+            const int fields = three_d ? 3 : 2, copies = in ? (jhi - jlo) * fields : 0;
+            const unsigned row_bytes = static_cast<unsigned>(sizeof(Real) * (hi - lo));
+            if (rank == 0) announce_bytes(arrival(k), static_cast<unsigned>(copies) * row_bytes);
+            for (int q = rank; q < copies; q += T::threads) {
+              const int f = q % fields, j = jlo + q / fields;
+              const Real* from = (f == 0 ? u : f == 1 ? v : w) + point.offset(lo, j, k);
+              bulk_copy_to_scratch(ring + T::at(f, k) + (j - j0 + 1) * T::row + (lo - i0 + 2), from, row_bytes,
+                                   arrival(k));
+            }
+            return;
+          }
           if (T::pairs && k >= 0 && k < ez && k <= k1) {
             for (int e = 2 * rank; e < T::plane_points; e += 2 * T::threads) {
               const int i = i0 - 2 + e % T::row, j = j0 - 1 + e / T::row;  // i even: a pair lies in the view or not
@@ -122,7 +151,17 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
           }
           commit_scratch_copies();
         };
+        if (T::rows) {
+          if (rank == 0) {
+            for (int slot = 0; slot < T::ring_planes; ++slot) init_arrival_barrier(arrivals + slot);
+          }
+          team.team_barrier();
+        }
         for (int k = k0 - 1; k < k0 + T::ahead; ++k) stage(k);
+        if (T::rows) {
+          wait_for_arrival(arrival(k0 - 1), use(k0 - 1));
+          wait_for_arrival(arrival(k0), use(k0));
+        }
         // What earlier stages carry into the thread's points of plane k, loaded a plane ahead (a global load inside the
         // plane's compute would stall it).
         StagePoint::Carried carried[T::mine];
@@ -134,8 +173,14 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
         };
         load_carried(k0);
         for (int k = k0; k < k1; ++k) {
-          stage(k + T::ahead);
-          wait_for_scratch_copies<T::ahead - 1>();  // planes up to k + 1 have landed
+          if (T::rows) {
+            order_scratch_reads_before_bulk_copies();
+            stage(k + T::ahead);
+            wait_for_arrival(arrival(k + 1), use(k + 1));
+          } else {
+            stage(k + T::ahead);
+            wait_for_scratch_copies<T::ahead - 1>();  // planes up to k + 1 have landed
+          }
           team.team_barrier();
           const StagedPlanes su{ring + T::at(0, k - 1), ring + T::at(0, k), ring + T::at(0, k + 1), T::row};
           const StagedPlanes sv{ring + T::at(1, k - 1), ring + T::at(1, k), ring + T::at(1, k + 1), T::row};
@@ -148,6 +193,12 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
             if (i < ex && j < ey) {
               point.template operator()<Upwind, Blend>(su, sv, sw, li + T::rim_x, lj + 1, 1, i, j, k, now);
             }
+          }
+        }
+        if (T::rows) {  // every copy has landed: the planes staged past k1 received none
+          team.team_barrier();
+          if (rank == 0) {
+            for (int slot = 0; slot < T::ring_planes; ++slot) retire_arrival_barrier(arrivals + slot);
           }
         }
       });
@@ -166,10 +217,15 @@ template <bool Upwind, bool Blend>
 void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
                        StageTiling tiling) {
   const bool pairs = tiling.pairs && stages_by_pairs(state, point, extent);
+  const int planes = tiling.planes;
+  const auto by_rows = [&](int ring) {
+    return pairs && tiling.rows && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring;
+  };
+  if (by_rows(4)) return stage_by_tiles<Tile<32, 8, 4, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
+  if (by_rows(5)) return stage_by_tiles<Tile<32, 8, 5, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
   const auto is = [&](int x, int y, int ring) {
     return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs;
   };
-  const int planes = tiling.planes;
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, planes);
@@ -182,8 +238,10 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
   const auto by_pairs = [&](int ring) { return pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring; };
-  if (by_pairs(4)) return stage_by_tiles<Tile<32, 8, 4, 4, true>, Upwind, Blend>(state, point, extent, planes);
-  if (by_pairs(5)) return stage_by_tiles<Tile<32, 8, 5, 4, true>, Upwind, Blend>(state, point, extent, planes);
+  if (by_pairs(4))
+    return stage_by_tiles<Tile<32, 8, 4, 4, Staging::pairs>, Upwind, Blend>(state, point, extent, planes);
+  if (by_pairs(5))
+    return stage_by_tiles<Tile<32, 8, 5, 4, Staging::pairs>, Upwind, Blend>(state, point, extent, planes);
   throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +
               " points with a ring of " + std::to_string(tiling.ring) + " planes" + (pairs ? " staged by pairs" : ""));
 }

@@ -43,12 +43,15 @@ struct StageTargets {
 struct StageTiling {
   int x = 32, y = 8, planes = 0, ring = 4;
   bool pairs = false;  ///< stage rows by aligned pairs of values where the fields allow it (32 x 8 tiles)
+  bool rows = false;   ///< with pairs: stage each row by one bulk copy (NVIDIA sm_90 and later)
 };
 
 /// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default, and a run chooses
-/// among the first three by timing (time/stage_tiling_choice.hpp).
-inline constexpr StageTiling stage_tilings[] = {{32, 8, 0, 4}, {32, 8, 0, 5}, {32, 8, 0, 5, true}, {32, 4, 0, 8},
-                                                {32, 4, 0, 7}, {32, 4, 0, 6}, {32, 8, 0, 4, true}};
+/// among the first `stage_tiling_candidates` by timing (time/stage_tiling_choice.hpp).
+inline constexpr StageTiling stage_tilings[] = {
+    {32, 8, 0, 4}, {32, 8, 0, 5}, {32, 8, 0, 5, true}, {32, 8, 0, 4, true, true}, {32, 8, 0, 5, true, true},
+    {32, 4, 0, 8}, {32, 4, 0, 7}, {32, 4, 0, 6},       {32, 8, 0, 4, true}};
+inline constexpr int stage_tiling_candidates = 5;
 
 /// The fused stage of `state` by one thread per view point.
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,

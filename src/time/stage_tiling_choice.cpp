@@ -45,7 +45,7 @@ void StageTilingChoice::run(const StageWeights& weights, config::AdvectionScheme
 std::string StageTilingChoice::describe() const {
   const auto name = [](const StageTiling& t) {
     return std::to_string(t.x) + "x" + std::to_string(t.y) + " ring " + std::to_string(t.ring) +
-           (t.pairs ? " by pairs" : "");
+           (t.pairs ? (t.rows ? " by rows" : " by pairs") : "");
   };
   std::string text;
   for (const auto& [key, form] : forms_) {

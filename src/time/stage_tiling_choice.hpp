@@ -11,6 +11,7 @@
 #include "time/fused_stage.hpp"
 
 #include <functional>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,8 +24,9 @@ class StageTilingChoice {
   using Clock = std::function<double()>;
 
   /// Chooses among `candidates`, timing each `samples` times per stage form (the shortest time counts).
-  explicit StageTilingChoice(std::vector<StageTiling> candidates = {stage_tilings[0], stage_tilings[1],
-                                                                    stage_tilings[2]},
+  explicit StageTilingChoice(std::vector<StageTiling> candidates = {std::begin(stage_tilings),
+                                                                    std::begin(stage_tilings) +
+                                                                        stage_tiling_candidates},
                              int samples = 2, Clock clock = {});
 
   /// Runs `stage` with the tiling of the form of `weights` and `scheme`: the chosen one, or, while the form still

@@ -55,7 +55,7 @@ std::string describe(const Case& c) {
 std::string describe(const Case& c, const eddy::time::StageTiling& t) {
   std::ostringstream label;
   label << describe(c) << ", tile " << t.x << "x" << t.y << " planes " << t.planes << " ring " << t.ring
-        << (t.pairs ? " by pairs" : "");
+        << (t.pairs ? (t.rows ? " by rows" : " by pairs") : "");
   return label.str();
 }
 
@@ -114,6 +114,7 @@ void compare_loops(const Case& c) {
   tilings.push_back({32, 8, 3, 4});
   tilings.push_back({32, 8, 3, 5});
   tilings.push_back({32, 8, 3, 5, true});
+  tilings.push_back({32, 8, 3, 5, true, true});
   std::vector<eddy::time::StageTargets> default_choices;  // the tilings StageTilingChoice chooses among by default
   for (const auto& tiling : tilings) {
     const eddy::time::StageTargets by_tiles{FaceVector::allocate("next_tiles", shape),
@@ -121,7 +122,7 @@ void compare_loops(const Case& c) {
     fill(by_tiles.next, rank, 3.0);
     fill(by_tiles.tendency, rank, 1.0);
     eddy::time::fused_stage_by_tiles(state, by_tiles, grid, c.scheme, viscosity, c.weights, tiling);
-    if (&tiling - tilings.data() < 3) default_choices.push_back(by_tiles);
+    if (&tiling - tilings.data() < eddy::time::stage_tiling_candidates) default_choices.push_back(by_tiles);
     const Field next_points[3] = {by_points.next.u, by_points.next.v, by_points.next.w};
     const Field next_tiles[3] = {by_tiles.next.u, by_tiles.next.v, by_tiles.next.w};
     const Field rhs_points[3] = {by_points.tendency.u, by_points.tendency.v, by_points.tendency.w};
