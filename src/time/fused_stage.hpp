@@ -48,10 +48,19 @@ struct StageTiling {
 
 /// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default, and a run chooses
 /// among the first `stage_tiling_candidates` by timing (time/stage_tiling_choice.hpp).
-inline constexpr StageTiling stage_tilings[] = {
-    {32, 8, 0, 4}, {32, 8, 0, 5}, {32, 8, 0, 5, true}, {32, 8, 0, 4, true, true}, {32, 8, 0, 5, true, true},
-    {32, 4, 0, 8}, {32, 4, 0, 7}, {32, 4, 0, 6},       {32, 8, 0, 4, true}};
-inline constexpr int stage_tiling_candidates = 5;
+/// Rows staged by bulk copies ran three stage forms 5-6% slower than the best candidate on an H100, and Wray's third
+/// stage and the SSP RK3's blending stage 2-3% faster in `eddy bench flow` (Wray's third 4% slower inside a step;
+/// tests/perf/RESULTS.md), so only the benchmark times them.
+inline constexpr StageTiling stage_tilings[] = {{32, 8, 0, 4},
+                                                {32, 8, 0, 5},
+                                                {32, 8, 0, 5, true},
+                                                {32, 4, 0, 8},
+                                                {32, 4, 0, 7},
+                                                {32, 4, 0, 6},
+                                                {32, 8, 0, 4, true},
+                                                {32, 8, 0, 4, true, true},
+                                                {32, 8, 0, 5, true, true}};
+inline constexpr int stage_tiling_candidates = 3;
 
 /// The fused stage of `state` by one thread per view point.
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,
