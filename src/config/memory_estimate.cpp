@@ -27,7 +27,9 @@ namespace eddy::config {
 //                            residual (3); cg: rhs, residual, direction, operator image (4); jacobi: rhs and the
 //                            previous iterate (2)
 //   halo buffers             send and receive, both sides of every axis, for the 4 state fields
-// Not counted: output staging, reduction scratch, and Kokkos' own small allocations.
+// Not counted: output staging, reduction scratch, Kokkos' own small allocations, and on several ranks the coarse levels
+// gathered onto every rank (pressure.gather_coarse_levels: at most 2^20 cells in all, under 50 MB per rank).
+// `eddy bench step` measures what a rank holds on the device, all of these included.
 std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, int ghost_layers) {
   const double bytes_per_real = sizeof(Real);
   double extent[3];
