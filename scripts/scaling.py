@@ -7,6 +7,10 @@ ranks, cells, time per step, cell updates/s, efficiency, communication shares (a
 the pressure solver's iterations per step, and phase shares (the pressure solve split into its compute, halo exchanges
 and reductions). Where a run's solver takes more iterations a step than the sweep's first run, part of its lost
 efficiency is the solver's convergence, not communication, and the printed table says so.
+The first steps of a run also set things up: CUDA graphs captured, the velocity stage's tiling chosen by timing, the
+neighbours' memory opened. A short run's mean step carries them, so the CSV also holds each run's median step
+(telemetry.csv) and the efficiency of the medians (`steady_efficiency`); the table notes runs whose mean step lies more
+than 10% above their median.
 Speed-up and efficiency compare the time per step without output (`stepping_seconds_per_step`): the sweep's runs
 write no fields, but every run ends with a checkpoint, which would otherwise dominate a short sweep.
 
@@ -28,6 +32,7 @@ import json
 import os
 import re
 import shlex
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -123,6 +128,34 @@ def stepping_seconds(summary):
     return max(summary["wall_seconds"] - output, 0.0) / summary["steps"]
 
 
+def on_ranks(ranks):
+    """'on 1 rank', 'on 4 ranks'."""
+    return f"on {ranks} rank{'' if ranks == 1 else 's'}"
+
+
+def median_step_seconds(run_dir):
+    """The median wall time of a run's steps (its telemetry.csv), or None where the run wrote none."""
+    path = Path(run_dir) / "telemetry.csv"
+    if not path.is_file():
+        return None
+    with open(path) as f:
+        times = [float(row["wall_seconds"]) for row in csv.DictReader(f)]
+    return statistics.median(times) if times else None
+
+
+def warm_up_notes(table, tolerance=0.10):
+    """One line per run whose mean step (output left out) lies more than `tolerance` above its median step."""
+    notes = []
+    for r in table:
+        mean, median = r["stepping_seconds_per_step"], r["median_step_seconds"]
+        if median > 0 and mean > (1 + tolerance) * median:
+            above = 100 * (mean / median - 1)
+            notes.append(f"note: {on_ranks(r['ranks'])} the mean step ({mean:.4g} s) is {above:.0f}% above the median "
+                         f"({median:.4g} s): the first steps' set-up weighs in this run; steady_efficiency compares "
+                         f"the medians, or run more --steps")
+    return notes
+
+
 def iteration_notes(table, tolerance=0.05):
     """One line per run whose pressure solver took more than `tolerance` more iterations a step than the first run."""
     base = table[0]["poisson_iterations_per_step"]
@@ -130,9 +163,9 @@ def iteration_notes(table, tolerance=0.05):
     for r in table[1:]:
         more = r["poisson_iterations_per_step"]
         if base > 0 and more > (1 + tolerance) * base:
-            notes.append(f"note: on {r['ranks']} ranks the pressure solver took {more:.2f} iterations a step against "
-                         f"{base:.2f} on {table[0]['ranks']}: part of the efficiency lost there is the solver's "
-                         f"convergence, not communication")
+            notes.append(f"note: {on_ranks(r['ranks'])} the pressure solver took {more:.2f} iterations a step "
+                         f"against {base:.2f} {on_ranks(table[0]['ranks'])}: part of the efficiency lost there is "
+                         f"the solver's convergence, not communication")
     return notes
 
 
@@ -141,6 +174,8 @@ def collect(out_dir):
     for summary_path in sorted(Path(out_dir).glob("np*/summary.json"), key=lambda p: int(p.parent.name[2:])):
         with open(summary_path) as f:
             s = json.load(f)
+        median = median_step_seconds(summary_path.parent)
+        s["median_step_seconds"] = median if median is not None else stepping_seconds(s)
         rows.append(s)
     if not rows:
         sys.exit(f"scaling.py: no np*/summary.json under {out_dir}: did the runs finish?")
@@ -151,10 +186,11 @@ def collect(out_dir):
         ranks = s["ranks"]
         speedup = stepping_seconds(base) / stepping_seconds(s)
         ideal = ranks / base["ranks"]
+        steady_speedup = base["median_step_seconds"] / s["median_step_seconds"]
         if mode == "weak":
-            efficiency = speedup
+            efficiency, steady_efficiency = speedup, steady_speedup
         else:
-            efficiency = speedup / ideal
+            efficiency, steady_efficiency = speedup / ideal, steady_speedup / ideal
         row = {
             "ranks": ranks,
             "cells": s["cells"],
@@ -163,6 +199,8 @@ def collect(out_dir):
             "cell_updates_per_second": s["cell_updates_per_second"],
             "speedup": speedup,
             "efficiency": efficiency,
+            "median_step_seconds": s["median_step_seconds"],
+            "steady_efficiency": steady_efficiency,
             "communication_share": s.get("communication_share", 0.0),
             "poisson_communication_share": s.get("poisson_communication_share", 0.0),
             "poisson_iterations_per_step": s.get("poisson_iterations_per_step", 0.0),
@@ -175,14 +213,14 @@ def collect(out_dir):
         writer = csv.DictWriter(f, fieldnames=list(table[0].keys()))
         writer.writeheader()
         writer.writerows(table)
-    print(f"{'ranks':>5} {'cells':>12} {'s/step':>10} {'no output':>10} {'cells/s':>10} {'eff':>6} {'comm':>6} "
-          f"{'p-comm':>6} {'it/step':>7}")
+    print(f"{'ranks':>5} {'cells':>12} {'s/step':>10} {'no output':>10} {'median':>10} {'cells/s':>10} {'eff':>6} "
+          f"{'steady':>6} {'comm':>6} {'p-comm':>6} {'it/step':>7}")
     for r in table:
         print(f"{r['ranks']:5d} {r['cells']:12d} {r['seconds_per_step']:10.4g} {r['stepping_seconds_per_step']:10.4g} "
-              f"{r['cell_updates_per_second']:10.3g} "
-              f"{r['efficiency']:6.2f} {r['communication_share']:6.2f} {r['poisson_communication_share']:6.2f} "
+              f"{r['median_step_seconds']:10.4g} {r['cell_updates_per_second']:10.3g} {r['efficiency']:6.2f} "
+              f"{r['steady_efficiency']:6.2f} {r['communication_share']:6.2f} {r['poisson_communication_share']:6.2f} "
               f"{r['poisson_iterations_per_step']:7.2f}")
-    for note in iteration_notes(table):
+    for note in warm_up_notes(table) + iteration_notes(table):
         print(note)
     print(f"wrote {csv_path}")
     return csv_path

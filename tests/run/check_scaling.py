@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def check_iteration_notes(check):
-    """scaling.py names the runs whose solver took more iterations a step than the first run, and only those."""
+    """scaling.py names the runs whose solver took more iterations a step than the first run, and the runs whose mean
+    step lies well above their median step, and only those."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import scaling
     table = [{"ranks": 1, "poisson_iterations_per_step": 2.0}, {"ranks": 2, "poisson_iterations_per_step": 2.08},
@@ -23,6 +24,11 @@ def check_iteration_notes(check):
     notes = scaling.iteration_notes(table)
     check(len(notes) == 1 and "on 4 ranks" in notes[0] and "3.00" in notes[0] and "2.00 on 1" in notes[0],
           f"iteration notes {notes}")
+    warm = [{"ranks": 1, "stepping_seconds_per_step": 1.05, "median_step_seconds": 1.0},
+            {"ranks": 2, "stepping_seconds_per_step": 1.5, "median_step_seconds": 1.2}]
+    notes = scaling.warm_up_notes(warm)
+    check(len(notes) == 1 and "on 2 ranks" in notes[0] and "25% above the median" in notes[0],
+          f"warm-up notes {notes}")
     check(scaling.iteration_notes([{"ranks": 1, "poisson_iterations_per_step": 0.0},
                                    {"ranks": 2, "poisson_iterations_per_step": 1.0}]) == [],
           "a note against a first run without iterations")
@@ -85,6 +91,14 @@ def main():
                   f"np{r['ranks']}: poisson_communication_share {r['poisson_communication_share']} != {solver}")
             if int(r["ranks"]) > 1:
                 check(solver > 0, f"np{r['ranks']}: no pressure-solve communication")
+            with open(sweep / f"np{r['ranks']}" / "telemetry.csv") as f:
+                steps = sorted(float(row["wall_seconds"]) for row in csv.DictReader(f))
+            check(len(steps) == 3 and float(r["median_step_seconds"]) == steps[1],
+                  f"np{r['ranks']}: median_step_seconds {r['median_step_seconds']} is not the median of {steps}")
+            expected_steady = (float(rows[0]["median_step_seconds"]) / float(r["median_step_seconds"]) /
+                               (int(r["ranks"]) / int(rows[0]["ranks"])))
+            check(abs(float(r["steady_efficiency"]) - expected_steady) < 1e-9,
+                  f"np{r['ranks']}: steady_efficiency {r['steady_efficiency']} != {expected_steady}")
             check(summary["poisson_iterations_per_step"] > 0
                   and float(r["poisson_iterations_per_step"]) == summary["poisson_iterations_per_step"],
                   f"np{r['ranks']}: poisson_iterations_per_step {r['poisson_iterations_per_step']}")
