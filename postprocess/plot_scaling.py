@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Plot a scaling sweep (scripts/scaling.py): speed-up and parallel efficiency against ranks with the ideal lines,
-and the share of each phase of the step as stacked bars, into one PNG. The pressure solve shows as its compute, its
+"""Plot a scaling sweep (scripts/scaling.py): speed-up and parallel efficiency against ranks with the ideal lines
+(and the efficiency of each run's median step, where the sweep has it), and the share of each phase of the step as
+stacked bars, into one PNG. The pressure solve shows as its compute, its
 halo exchanges and its reductions (hatched, beside the other communication); sweeps from before that split show it
 as one bar.
 
@@ -20,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 PHASES = ["advance", "boundary", "halo", "poisson", "poisson_halo", "poisson_reduction", "projection", "reduction",
           "output"]
 # Phases a sweep may lack (older sweeps counted the solver's communication inside poisson).
-OPTIONAL = ["share_poisson_halo", "share_poisson_reduction"]
+OPTIONAL = ["share_poisson_halo", "share_poisson_reduction", "steady_efficiency"]
 REQUIRED = ["ranks", "seconds_per_step", "speedup", "efficiency"] + [
     f"share_{p}" for p in PHASES if f"share_{p}" not in OPTIONAL]
 LABELS = {"poisson": "poisson (compute)", "poisson_halo": "poisson halo", "poisson_reduction": "poisson reductions"}
@@ -59,9 +60,14 @@ def plot_scaling(rows, output, title):
     axes[0].plot(ranks, [n / base for n in ranks], "k--", label="ideal")
     axes[0].set_ylabel(f"speed-up over {int(base)} rank(s)")
     axes[1].plot(ranks, [r["efficiency"] for r in rows], "o-", label="eddy")
+    efficiencies = [r["efficiency"] for r in rows]
+    if "steady_efficiency" in rows[0]:
+        steady = [r["steady_efficiency"] for r in rows]
+        axes[1].plot(ranks, steady, "s:", label="eddy, median steps")
+        efficiencies += steady
     axes[1].axhline(1.0, color="k", linestyle="--", label="ideal")
     axes[1].set_ylabel("parallel efficiency")
-    axes[1].set_ylim(0, 1.1 * max(1.0, max(r["efficiency"] for r in rows)))
+    axes[1].set_ylim(0, 1.1 * max(1.0, max(efficiencies)))
     for ax in axes[:2]:
         ax.set_xscale("log", base=2)
         ax.set_xticks(ranks, [str(int(n)) for n in ranks])
