@@ -76,6 +76,13 @@ class PhaseTimers {
     step_[static_cast<int>(phase)] += seconds;
     total_[static_cast<int>(phase)] += seconds;
   }
+  /// Moves `seconds` of the innermost open scope's time to `phase`: time measured elsewhere (on the device) that the
+  /// scope's wall time holds. Without an open scope it does nothing.
+  void move_from_open_scope(Phase phase, double seconds) {
+    if (active_ < 0) return;
+    add(phase, seconds);
+    add(static_cast<Phase>(active_), -seconds);
+  }
   /// Seconds per phase since the last start_step().
   const Seconds& step() const { return step_; }
   /// Seconds per phase over the whole run.

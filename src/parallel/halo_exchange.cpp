@@ -111,11 +111,13 @@ SegmentTable make_table(const std::vector<HaloSegment>& segments, int first, int
 
 // One kernel for all fields and segments: remote segments are packed at their base (a send buffer, or the
 // neighbour's receive buffer), local ones are copied from the owned cells they mirror straight into the ghosts.
-void pack(const std::string& label, const FieldAccess f, const SegmentTable table, const ExecSpace& space) {
+void pack(const std::string& label, const FieldAccess f, const SegmentTable table, const ExecSpace& space,
+          const ExchangeStamps stamps = {}) {
   const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
       label, Range(space, 0, total), KOKKOS_LAMBDA(int idx) {
+        if (idx == 0) stamps.packing();
         const RowChunk r = decode(table, idx);
         Real* data = f.data[r.field];
         const int row_source =
@@ -134,11 +136,12 @@ void pack(const std::string& label, const FieldAccess f, const SegmentTable tabl
 }
 
 // One kernel for all fields and remote segments: ghosts filled from the receive buffer at each segment's base.
-void unpack(const std::string& label, const FieldAccess f, const SegmentTable table) {
+void unpack(const std::string& label, const FieldAccess f, const SegmentTable table, const ExchangeStamps stamps) {
   const int total = table.item_start[table.count];
   if (total == 0) return;
   Kokkos::parallel_for(
       label, Range(0, total), KOKKOS_LAMBDA(int idx) {
+        if (idx == 0) stamps.unpacking();
         const RowChunk r = decode(table, idx);
         Real* data = f.data[r.field] + f.stride_y * r.y + f.stride_z * r.z;
         const Real* source = table.base[r.segment] + r.buffer - r.x_begin;
@@ -404,11 +407,12 @@ void HaloExchange::begin(bool row_ends_written) {
   if (aside) {
     // The copies of periodic wraps fill ghosts that the kernels enqueued before finish() may read (only ghosts filled
     // by other ranks are off limits to them): they run on the compute stream, the packs for the neighbours beside it.
-    pack("halo::pack" + label_suffix_, access, make_table(segments_, 0, remote_count_, fields, true, base), packing);
+    pack("halo::pack" + label_suffix_, access, make_table(segments_, 0, remote_count_, fields, true, base), packing,
+         stamps_);
     pack("halo::wrap" + label_suffix_, access,
          make_table(segments_, remote_count_, std::max(count, remote_count_), fields, true, base), ExecSpace());
   } else {
-    pack("halo::pack" + label_suffix_, access, make_table(segments_, 0, count, fields, true, base), packing);
+    pack("halo::pack" + label_suffix_, access, make_table(segments_, 0, count, fields, true, base), packing, stamps_);
   }
   in_flight_ = true;
   if (remote_count_ == 0) return;
@@ -445,7 +449,7 @@ void HaloExchange::finish() {
   std::vector<Real*> base(remote_count_);
   for (int s = 0; s < remote_count_; ++s) base[s] = recv_.data() + offset_[s];
   unpack("halo::unpack" + label_suffix_, field_access(fields_, shape_),
-         make_table(segments_, 0, remote_count_, static_cast<int>(fields_.size()), false, base));
+         make_table(segments_, 0, remote_count_, static_cast<int>(fields_.size()), false, base), stamps_);
   if (transport_ == Transport::peer) links_->announce_consumed();
 }
 
@@ -502,6 +506,11 @@ void HaloExchange::transfer_begin_nccl() {
 }
 
 void HaloExchange::transfer_finish_nccl() { join(); }
+
+void HaloExchange::time_on(ExchangeClock& clock) {
+  require(!in_flight_, "halo exchange: time_on() while an exchange is in flight");
+  if (remote_count_ > 0) stamps_ = clock.stamps();
+}
 
 void HaloExchange::pack_alongside() {
   require(!in_flight_, "halo exchange: pack_alongside() while an exchange is in flight");

@@ -16,6 +16,7 @@
 #include "config/deck.hpp"
 #include "fields/field.hpp"
 #include "parallel/context.hpp"
+#include "parallel/exchange_clock.hpp"
 #include "parallel/halo_plan.hpp"
 #include "parallel/peer_links.hpp"
 #include "parallel/row_end_images.hpp"
@@ -54,6 +55,12 @@ class HaloExchange {
   /// exchange() after the kernel that wrote the fields wrote their row_end_images(): the x faces are left as they
   /// are, and the other ghosts are filled by whole rows, x ghosts included.
   void exchange_after_row_ends();
+
+  /// From now on each exchange with messages adds the stretch from its pack's start to its unpack's start to `clock`
+  /// (see parallel/exchange_clock.hpp); exchanges without messages add nothing.
+  void time_on(ExchangeClock& clock);
+  /// True when exchanges are timed on a clock.
+  bool timed() const { return stamps_.words != nullptr; }
 
   /// Bytes sent to other ranks per exchange (for bandwidth reports).
   long long bytes_per_exchange() const;
@@ -105,6 +112,7 @@ class HaloExchange {
   std::vector<MPI_Request> requests_;
   std::shared_ptr<DeviceQueue> queue_;
   std::shared_ptr<PeerLinks> links_;
+  ExchangeStamps stamps_;  // the clock of time_on(), if any
 };
 
 }  // namespace eddy::parallel

@@ -20,6 +20,8 @@ struct PoissonLevel {
   Real3 spacing{1, 1, 1};
   PressureFaces faces{};
   PhaseTimers* timers = nullptr;  ///< where the solver's communication is charged (none: not timed)
+  /// Times the exchanges that only enqueue stream work (peer links, NCCL) on the device (none: host timing only).
+  parallel::ExchangeClock* exchange_clock = nullptr;
 
   /// The stencil weights of this level.
   StencilWeights weights() const { return stencil_weights(spacing, decomp.global.dim); }

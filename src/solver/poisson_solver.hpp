@@ -12,6 +12,7 @@
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 #include "parallel/context.hpp"
+#include "parallel/exchange_clock.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/pressure_ghosts.hpp"
 
@@ -32,6 +33,8 @@ struct PoissonProblem {
   /// The run's phase timers: the solver charges its halo exchanges and reductions to poisson_halo and
   /// poisson_reduction (nullptr: not timed).
   PhaseTimers* timers = nullptr;
+  /// Times the solver's exchanges that only enqueue stream work on the device (make_poisson_solver sets it).
+  parallel::ExchangeClock* exchange_clock = nullptr;
 
   /// True when no face is Dirichlet: the operator is singular and the solution is fixed to zero mean.
   bool singular() const;
@@ -83,7 +86,9 @@ class PoissonSolver {
 /// The pressure boundary conditions implied by the velocity boundary conditions of the deck.
 std::array<PressureBoundary, 6> pressure_boundaries(const config::BoundaryConfig& boundary, int dimensions);
 
-/// Builds the solver the deck asks for.
+/// Builds the solver the deck asks for. With phase timers, its exchanges that only enqueue stream work (peer links,
+/// NCCL; inside CUDA graphs too) are timed on the device and, where phases fence, charged to poisson_halo after each
+/// solve.
 std::unique_ptr<PoissonSolver> make_poisson_solver(const config::PoissonConfig& config, const PoissonProblem& problem,
                                                    parallel::Context& context, const parallel::Reducer& reducer);
 

@@ -12,9 +12,11 @@
 // pressure solver's own work, poisson_halo and poisson_reduction its communication. communication_share is every
 // halo exchange and reduction (velocity, diagnostics and pressure solve), waiting for other ranks included;
 // poisson_solve_share the whole solve; poisson_communication_share its halo exchanges and reductions.
-// poisson_communication_timing is "measured" where the solver's communication blocks the host (MPI), and
-// "enqueue_only" on GPUs (NCCL or peer), whose transfers run asynchronously on the device and are charged to poisson
-// instead, as are the exchanges inside V-cycles replayed as CUDA graphs.
+// poisson_communication_timing is "measured" where the solver's communication blocks the host (MPI). On GPUs (NCCL or
+// peer) the transfers run asynchronously on the device: there it is "reductions_enqueue_only" where phases fence (the
+// halo exchanges are timed on the device, parallel/exchange_clock.hpp, CUDA graphs included; the NCCL reductions and
+// the coarse gather count by their enqueueing, their transfers as poisson), and "enqueue_only" where they do not
+// (every transfer counts as poisson, as do the exchanges inside V-cycles replayed as CUDA graphs).
 // phase_timing is "exact" when every phase fenced the device at its end (the default) and "host_only" with
 // output.exact_phase_times: false, where a phase's kernels still running at its end are charged to later phases.
 #include "core/kernel_timer.hpp"

@@ -3,7 +3,8 @@
 // mirrors, with periodic wrap, and every other ghost still holds the poison it was given; the same after the exchange
 // is rebound to other fields, and, where x is periodic and not split (one layer), with the rows' ends written to their
 // x ghosts before an exchange of whole rows along y and z. With the packs beside the compute stream, begin() leaves
-// the wraps onto a rank current for the compute stream even while the packs for its neighbours wait.
+// the wraps onto a rank current for the compute stream even while the packs for its neighbours wait. An exchange
+// timed on a clock holds the wait for late neighbours.
 #include "config/names.hpp"
 #include "core/error.hpp"
 #include "grid/overlap_ranges.hpp"
@@ -334,6 +335,50 @@ TEST(HaloExchange, WrapsAreCurrentAfterBeginWhilePacksWait) {
       c.backend = backend;
       check_wraps_current_while_packs_wait(context, c);
     }
+  }
+}
+
+// An exchange timed on a clock adds the stretch from its pack's start to its unpack's start: on rank 0, whose
+// neighbours start their exchange 200 ms late, that holds the wait for them, and lies within the wall time from
+// before the exchange to the clock's reading. An exchange without messages (one rank) adds nothing.
+TEST(HaloExchange, ClockHoldsTheWaitForLateNeighbours) {
+  eddy::parallel::Context context;
+  for (auto backend : backends()) {
+    Case c;
+    c.cells = {12, 10, 8};
+    c.periodic = {true, false, false};
+    c.process_grid = {context.size(), 1, 1};
+    c.ghost = 1;
+    c.width = 1;
+    c.field_count = 1;
+    c.backend = backend;
+    auto d = decompose_case(context, c);
+    const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
+    std::vector<Field> fields{eddy::fields::make_field("f", s)};
+    fill(c, d, s, fields, 0, true);
+    eddy::parallel::HaloExchange halo(context, d, s, fields, c.width, c.backend);
+    eddy::parallel::ExchangeClock clock;
+    halo.time_on(clock);
+    EXPECT_EQ(halo.timed(), context.size() > 1) << c.text();
+    MPI_Barrier(context.comm());
+    Kokkos::Timer wall;
+    if (context.rank() != 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    halo.exchange();
+    const double seconds = clock.take_seconds();
+    const double elapsed = wall.seconds();
+    if (context.rank() == 0) {
+      if (context.size() > 1) {
+        EXPECT_GE(seconds, 0.15) << c.text();
+      } else {
+        EXPECT_EQ(seconds, 0) << c.text();
+      }
+      EXPECT_LE(seconds, elapsed) << c.text();
+    }
+    std::string first;
+    EXPECT_EQ(count_wrong(c, d, s, fields, 0, {0, 0, 0}, {s.extent(0), s.extent(1), s.extent(2)}, &first), 0)
+        << c.text() << ": " << first;
+    EXPECT_EQ(clock.take_seconds(), 0) << c.text();
+    MPI_Comm_free(&d.comm);
   }
 }
 
