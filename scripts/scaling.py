@@ -12,7 +12,9 @@ neighbours' memory opened. A short run's mean step carries them, so the CSV also
 (telemetry.csv) and the efficiency of the medians (`steady_efficiency`); the table notes runs whose mean step lies more
 than 10% above their median.
 Speed-up and efficiency compare the time per step without output (`stepping_seconds_per_step`): the sweep's runs
-write no fields, but every run ends with a checkpoint, which would otherwise dominate a short sweep.
+write no fields, but every run ends with a checkpoint, which would otherwise dominate a short sweep. For the same
+reason the table's communication shares (`stepping_communication_share`, `stepping_poisson_communication_share`) are
+of the time without output; the CSV's other shares are the run's own, output included.
 
   scripts/scaling.py weak   --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 4 --cells-per-rank 64 64 64
   scripts/scaling.py weak   ... --length-per-rank 3.1416 3.1416 3.1416   # another one-rank box than the deck's
@@ -128,6 +130,12 @@ def stepping_seconds(summary):
     return max(summary["wall_seconds"] - output, 0.0) / summary["steps"]
 
 
+def share_of_stepping(summary, share):
+    """A share of the whole run as a share of its time without the output phase (what the efficiency compares)."""
+    rest = 1.0 - summary.get("phase_share", {}).get("output", 0.0)
+    return share / rest if rest > 0 else 0.0
+
+
 def on_ranks(ranks):
     """'on 1 rank', 'on 4 ranks'."""
     return f"on {ranks} rank{'' if ranks == 1 else 's'}"
@@ -203,6 +211,8 @@ def collect(out_dir):
             "steady_efficiency": steady_efficiency,
             "communication_share": s.get("communication_share", 0.0),
             "poisson_communication_share": s.get("poisson_communication_share", 0.0),
+            "stepping_communication_share": share_of_stepping(s, s.get("communication_share", 0.0)),
+            "stepping_poisson_communication_share": share_of_stepping(s, s.get("poisson_communication_share", 0.0)),
             "poisson_iterations_per_step": s.get("poisson_iterations_per_step", 0.0),
         }
         for phase in PHASES:
@@ -218,7 +228,8 @@ def collect(out_dir):
     for r in table:
         print(f"{r['ranks']:5d} {r['cells']:12d} {r['seconds_per_step']:10.4g} {r['stepping_seconds_per_step']:10.4g} "
               f"{r['median_step_seconds']:10.4g} {r['cell_updates_per_second']:10.3g} {r['efficiency']:6.2f} "
-              f"{r['steady_efficiency']:6.2f} {r['communication_share']:6.2f} {r['poisson_communication_share']:6.2f} "
+              f"{r['steady_efficiency']:6.2f} {r['stepping_communication_share']:6.2f} "
+              f"{r['stepping_poisson_communication_share']:6.2f} "
               f"{r['poisson_iterations_per_step']:7.2f}")
     for note in warm_up_notes(table) + iteration_notes(table):
         print(note)

@@ -91,6 +91,11 @@ def main():
                   f"np{r['ranks']}: poisson_communication_share {r['poisson_communication_share']} != {solver}")
             if int(r["ranks"]) > 1:
                 check(solver > 0, f"np{r['ranks']}: no pressure-solve communication")
+            rest = 1 - float(r["share_output"])
+            for name in ("communication_share", "poisson_communication_share"):
+                expected = summary[name] / rest
+                check(abs(float(r["stepping_" + name]) - expected) <= 1e-9 + 1e-6 * expected,
+                      f"np{r['ranks']}: stepping_{name} {r['stepping_' + name]} != {expected}")
             with open(sweep / f"np{r['ranks']}" / "telemetry.csv") as f:
                 steps = sorted(float(row["wall_seconds"]) for row in csv.DictReader(f))
             check(len(steps) == 3 and float(r["median_step_seconds"]) == steps[1],
