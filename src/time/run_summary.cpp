@@ -69,6 +69,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   facts.poisson_halo_share = share(phase(mean, Phase::poisson_halo));
   facts.poisson_reduction_share = share(phase(mean, Phase::poisson_reduction));
   facts.imbalance = imbalance;
+  facts.output_share = share(phase(mean, Phase::output));
   // The largest block decides the verdict's grid: take it from the rank with the most cells.
   struct {
     double cells;

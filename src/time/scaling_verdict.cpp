@@ -52,8 +52,21 @@ std::string main_verdict(const ScalingFacts& f) {
 
 }  // namespace
 
-std::string scaling_verdict(const ScalingFacts& f) {
-  if (f.ranks <= 1) return "";
+ScalingFacts ScalingFacts::without_output() const {
+  ScalingFacts f = *this;
+  const double stepping = 1 - output_share;
+  if (stepping <= 0) return f;
+  for (double* share : {&f.halo_share, &f.reduction_share, &f.poisson_share, &f.poisson_halo_share,
+                        &f.poisson_reduction_share, &f.imbalance}) {
+    *share /= stepping;
+  }
+  f.output_share = 0;
+  return f;
+}
+
+std::string scaling_verdict(const ScalingFacts& facts) {
+  if (facts.ranks <= 1) return "";
+  const ScalingFacts f = facts.without_output();
   std::string verdict = main_verdict(f);
   if (f.poisson_solve_share() >= poisson_share_dominant) {
     verdict += " The pressure solve is " + percent(f.poisson_solve_share()) + " of the step (" +

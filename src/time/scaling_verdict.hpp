@@ -6,7 +6,8 @@
 
 namespace eddy::time {
 
-/// What the verdict is drawn from (shares are fractions of the wall time of the run).
+/// What the verdict is drawn from (shares are fractions of the wall time of the run; the verdict weighs them against
+/// the run's time without output, so that a run ending in a large checkpoint does not seem to communicate less).
 struct ScalingFacts {
   int ranks = 1;
   int dimensions = 2;
@@ -17,6 +18,7 @@ struct ScalingFacts {
   double poisson_halo_share = 0;       ///< the pressure solver's halo exchanges (waiting included)
   double poisson_reduction_share = 0;  ///< the pressure solver's reductions and coarse-level gather (waiting included)
   double imbalance = 0;                ///< slowest rank's local compute minus the average (the others wait that long)
+  double output_share = 0;             ///< writing fields and checkpoints
 
   /// Every halo exchange: the velocity's and the pressure solver's.
   double all_halo_share() const { return halo_share + poisson_halo_share; }
@@ -26,6 +28,8 @@ struct ScalingFacts {
   double communication_share() const { return all_halo_share() + all_reduction_share(); }
   /// The whole pressure solve, its communication included.
   double poisson_solve_share() const { return poisson_share + poisson_halo_share + poisson_reduction_share; }
+  /// The same facts with every share a fraction of the time without output (output_share 0).
+  ScalingFacts without_output() const;
 };
 
 /// Share of halo exchange (velocity and pressure solve) above which the local grid counts as too small for the ranks.

@@ -35,6 +35,15 @@ TEST(ScalingVerdict, HaloBoundRunBlamesTheLocalGrid) {
   EXPECT_NE(v.find("16 ghost cells per 100 owned"), std::string::npos) << v;  // 2/32 + 2/20
 }
 
+TEST(ScalingVerdict, OutputIsLeftOutOfTheStep) {
+  ScalingFacts f = facts(0.05, 0.01, 0.1, 0);
+  EXPECT_NE(scaling_verdict(f).find("this run scales well"), std::string::npos) << scaling_verdict(f);
+  f.output_share = 0.8;  // a short run that ends with a checkpoint: the halo is a quarter of its stepping
+  const std::string v = scaling_verdict(f);
+  EXPECT_NE(v.find("halo exchange is 25% of the step"), std::string::npos) << v;
+  EXPECT_NE(v.find("The pressure solve is 50% of the step"), std::string::npos) << v;
+}
+
 TEST(ScalingVerdict, ReductionBoundRunIsLatencyBound) {
   const std::string v = scaling_verdict(facts(0.05, 0.2, 0.3, 0));
   EXPECT_NE(v.find("global reductions are 20% of the step"), std::string::npos) << v;
