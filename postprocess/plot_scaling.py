@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plot a scaling sweep (scripts/scaling.py): speed-up and parallel efficiency against ranks with the ideal lines
-(and the efficiency of each run's median step, where the sweep has it), and the share of each phase of the step as
-stacked bars, into one PNG. The pressure solve shows as its compute, its
+(and the efficiency of each run's median step, where the sweep has it), and the share of each phase of the steps as
+stacked bars, into one PNG. The bars leave the output phase out (a sweep's runs end with a checkpoint that would
+dwarf a short run's steps), as the efficiency does. The pressure solve shows as its compute, its
 halo exchanges and its reductions (hatched, beside the other communication); sweeps from before that split show it
 as one bar.
 
@@ -76,16 +77,17 @@ def plot_scaling(rows, output, title):
         ax.legend()
     positions = range(len(rows))
     bottom = [0.0] * len(rows)
+    stepping = [1.0 - r["share_output"] for r in rows]
     for phase in PHASES:
-        if f"share_{phase}" not in rows[0]:
+        if phase == "output" or f"share_{phase}" not in rows[0]:
             continue
-        heights = [100 * r[f"share_{phase}"] for r in rows]
+        heights = [100 * r[f"share_{phase}"] / s if s > 0 else 0.0 for r, s in zip(rows, stepping)]
         axes[2].bar(positions, heights, bottom=bottom, label=LABELS.get(phase, phase),
                     hatch="//" if phase in HATCHED else None)
         bottom = [b + h for b, h in zip(bottom, heights)]
     axes[2].set_xticks(list(positions), [str(int(n)) for n in ranks])
     axes[2].set_xlabel("ranks")
-    axes[2].set_ylabel("share of the step (%)")
+    axes[2].set_ylabel("share of the steps, output left out (%)")
     axes[2].legend(fontsize="small", loc="lower right")
     fig.suptitle(title)
     fig.tight_layout()
