@@ -380,8 +380,50 @@ def check_scalar_output(work):
     check(done.returncode == 0 and png.is_file(), f"plot_fields.py --array temperature: {done.stderr[-500:]}")
 
 
+def check_dissipation(work):
+    """The Taylor-Green deck on 16^3 cells, on 2 ranks at two solver tolerances, read by dissipation.py. Before the
+    vortices interact the flow decays as the discrete Laplacian's eigenmode: -dk/dt = 2 nu lambda k with lambda =
+    3 (2 sin(h/2) / h)^2, 1.3% below the continuous 3 at this spacing h. The rate must match the discrete value to
+    1e-4, and the two tolerances must agree to far less than that."""
+    import csv
+    import math
+    deck = str(HERE.parent.parent / "inputs" / "taylor_green3d_re1600.yaml")
+    runs = []
+    for rtol in ("1e-4", "1e-8"):
+        run = work / f"tg16_{rtol}"
+        result = eddy([deck, "--set", "domain.cells=[16,16,16]", "--set", "time.end_time=0.05", "--set",
+                       f"pressure.rtol={rtol}", "--set", "output.interval_time=0", "--set",
+                       "output.checkpoint_interval_steps=0", "--set", f"output.directory={run}"], ranks=2)
+        check(result.returncode == 0, f"Taylor-Green run (rtol {rtol}) exit {result.returncode}")
+        runs.append(str(run))
+    rates = work / "rates.csv"
+    done = subprocess.run([sys.executable, str(POSTPROCESS / "dissipation.py")] + runs +
+                          ["--csv", str(rates), "--plot", str(work / "dissipation.png")],
+                          capture_output=True, text=True)
+    print(done.stdout + done.stderr[-2000:], flush=True)
+    check(done.returncode == 0, f"dissipation.py: exit {done.returncode}")
+    check("largest |difference|" in done.stdout, "dissipation.py printed no comparison of the two runs")
+    check((work / "dissipation.png").is_file(), "dissipation.png")
+    if not rates.is_file():
+        check(False, "dissipation.py wrote no CSV")
+        return
+    rows = list(csv.DictReader(rates.open()))
+    nu, h = 0.000625, 2 * math.pi / 16
+    discrete = 2 * nu * 3 * (math.sin(h / 2) / (h / 2)) ** 2 * 0.125
+    by_run = {run: [(float(r["time"]), float(r["rate"])) for r in rows if r["run"] == run] for run in runs}
+    for run, values in by_run.items():
+        check(len(values) >= 3, f"{run}: {len(values)} rates")
+        for t, rate in values[:3]:
+            decay = discrete / 0.125  # 2 nu lambda
+            expected = decay * 0.125 * math.exp(-decay * t)
+            check(abs(rate / expected - 1) < 1e-4, f"{run}: -dk/dt {rate:.8e} at t {t:.4f}, expected {expected:.8e}")
+    first, second = (by_run[run][0][1] for run in runs)
+    check(abs(first - second) < 1e-6 * discrete, f"the tolerances' first rates differ: {first:.10e} {second:.10e}")
+
+
 CHECKS = {"outputs": check_outputs, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
-          "truncated": check_truncated, "postprocess": check_postprocess, "scalars": check_scalar_output}
+          "truncated": check_truncated, "postprocess": check_postprocess, "scalars": check_scalar_output,
+          "dissipation": check_dissipation}
 
 
 def main():
