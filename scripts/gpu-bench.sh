@@ -4,7 +4,8 @@
 #   Kokkos_ROOT=/path/to/kokkos-install scripts/gpu-bench.sh
 # Environment: EDDY_BENCH_N (size, default 512), EDDY_TILE_SWEEP ("128,2,1 256,1,1 ..." stencil tiles to compare),
 # EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256),
-# EDDY_BENCH_ONLY ("step1 step2weak ...": run only the benchmarks of these names, as the table names them).
+# EDDY_BENCH_ONLY ("step1 step2weak ...": run only the benchmarks of these names, as the table names them),
+# EDDY_WHOLE_RUN_N (cells per axis of the Taylor-Green deck's whole run to t = 20, default 256; 0 skips it).
 # Writes logs to $EDDY_BENCH_OUT (default build/cuda/bench).
 set -uo pipefail
 : "${Kokkos_ROOT:?set Kokkos_ROOT to a Kokkos install with the CUDA backend}"
@@ -70,6 +71,16 @@ if [[ $gpus -ge 2 ]]; then
   run step2weak_kernels mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --kernel-times
 fi
 
+# A whole run of the Taylor-Green deck to t = 20 (EDDY_WHOLE_RUN_N cells per axis, default 256; 0 skips it): its
+# steps include the turbulent flow, whose solves take more V-cycles than the early steps `bench step` times.
+whole=${EDDY_WHOLE_RUN_N:-256}
+if [[ $whole -gt 0 ]]; then
+  run tg_whole "$eddy" run inputs/taylor_green3d_re1600.yaml --set "domain.cells=[$whole,$whole,$whole]" \
+    --set output.interval_time=0 --set output.checkpoint_interval_steps=0 --set output.overwrite=true \
+    --set output.directory="$out/tg_whole_run"
+  run tg_whole_dissipation python3 postprocess/dissipation.py "$out/tg_whole_run" --volume 248.05021344239853
+fi
+
 if [[ $gpus -ge 2 ]]; then
   # The user-facing sweep driver on the same machine: Taylor-Green 3D, 20 steps per run, CSV per sweep.
   launcher="mpirun --allow-run-as-root -np {n} -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH"
@@ -90,10 +101,12 @@ fi
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
-  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels poisson_small step1_small step1_tiny step1_ssp step1_ssp_small; do
+  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
-  if [[ $f == step* ]]; then
+  if [[ $f == tg_whole ]]; then
+    grep -E "run summary|pressure solve" "$out/$f.log"
+  elif [[ $f == step* ]]; then
     grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection|halo)|: 32x" "$out/$f.log"
     sed -n '/^kernels of rank 0/,$p' "$out/$f.log"
   else
