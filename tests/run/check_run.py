@@ -408,17 +408,16 @@ def check_dissipation(work):
         check(False, "dissipation.py wrote no CSV")
         return
     rows = list(csv.DictReader(rates.open()))
-    nu, h = 0.000625, 2 * math.pi / 16
-    discrete = 2 * nu * 3 * (math.sin(h / 2) / (h / 2)) ** 2 * 0.125
+    nu, h, k0 = 0.000625, 2 * math.pi / 16, 0.125
+    decay = 2 * nu * 3 * (math.sin(h / 2) / (h / 2)) ** 2  # 2 nu lambda: k(t) = k0 exp(-decay t)
     by_run = {run: [(float(r["time"]), float(r["rate"])) for r in rows if r["run"] == run] for run in runs}
     for run, values in by_run.items():
         check(len(values) >= 3, f"{run}: {len(values)} rates")
         for t, rate in values[:3]:
-            decay = discrete / 0.125  # 2 nu lambda
-            expected = decay * 0.125 * math.exp(-decay * t)
+            expected = decay * k0 * math.exp(-decay * t)
             check(abs(rate / expected - 1) < 1e-4, f"{run}: -dk/dt {rate:.8e} at t {t:.4f}, expected {expected:.8e}")
     first, second = (by_run[run][0][1] for run in runs)
-    check(abs(first - second) < 1e-6 * discrete, f"the tolerances' first rates differ: {first:.10e} {second:.10e}")
+    check(abs(first - second) < 1e-6 * decay * k0, f"the tolerances' first rates differ: {first:.10e} {second:.10e}")
 
 
 CHECKS = {"outputs": check_outputs, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
