@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Plot the history of a run from telemetry.csv: kinetic energy, max divergence, Poisson iterations and residual,
-and the time step, all against simulated time, into one PNG."""
+"""Plot the history of a run from telemetry.csv: kinetic energy, max divergence, Poisson iterations and residuals (the
+last solve's final one and the step's largest initial guess's), and the time step, all against simulated time, into one
+PNG."""
 import argparse
 import os
 
@@ -24,8 +25,12 @@ def plot_history(run_dir, output):
     axes[1, 0].plot(time, t["poisson_iterations"], color="C0")
     axes[1, 0].set_ylabel("Poisson iterations", color="C0")
     residual = axes[1, 0].twinx()
-    residual.semilogy(time, abs(t["poisson_residual"]) + 1e-300, color="C3")
-    residual.set_ylabel("Poisson residual", color="C3")
+    residual.semilogy(time, abs(t["poisson_residual"]) + 1e-300, color="C3", label="final")
+    if "poisson_guess_residual" in t:  # runs of earlier versions lack it
+        residual.semilogy(time, abs(t["poisson_guess_residual"]) + 1e-300, color="C3", linestyle=":",
+                          label="initial guess")
+        residual.legend(loc="upper right")
+    residual.set_ylabel("Poisson relative residual", color="C3")
     axes[1, 1].plot(time, t["dt"])
     axes[1, 1].set_ylabel("dt")
     for ax in axes[1]:

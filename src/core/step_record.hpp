@@ -42,12 +42,13 @@ struct StepRecord {
   long long step = 0;
   double time = 0;  ///< simulated time at the end of the step
   double dt = 0;
-  double cfl = 0;               ///< advective Courant number dt * max(|u|/dx + |v|/dy + |w|/dz)
-  double kinetic_energy = 0;    ///< 0.5 * sum(|u|^2) dV over the domain
-  double max_divergence = 0;    ///< max |div u| after the projection
-  int poisson_iterations = 0;   ///< summed over the stages of the step
-  double poisson_residual = 0;  ///< final relative residual of the last solve
-  double wall_seconds = 0;      ///< wall time of the step
+  double cfl = 0;                     ///< advective Courant number dt * max(|u|/dx + |v|/dy + |w|/dz)
+  double kinetic_energy = 0;          ///< 0.5 * sum(|u|^2) dV over the domain
+  double max_divergence = 0;          ///< max |div u| after the projection
+  int poisson_iterations = 0;         ///< summed over the stages of the step
+  double poisson_residual = 0;        ///< final relative residual of the last solve
+  double poisson_guess_residual = 0;  ///< largest relative residual of the step's solves before their first iteration
+  double wall_seconds = 0;            ///< wall time of the step
   std::array<double, static_cast<int>(Phase::count)> phase_seconds{};
   std::vector<NamedValue> extra;  ///< coupled-physics diagnostics, the same names every step of a run
 };

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "io/collective.hpp"
+#include "io/telemetry.hpp"
 #include "io/text_file.hpp"
 
 #include <ctime>
@@ -54,6 +55,15 @@ std::filesystem::path prepare_run_directory(const config::OutputConfig& output, 
       if (std::filesystem::exists(deck_file) && read_text(deck_file) != deck_text) {
         std::filesystem::rename(deck_file,
                                 unused_name((directory / ("deck.before-restart-" + timestamp())).string(), ".yaml"));
+      }
+      // Rows appended under another header (a run of an earlier eddy with other columns) would not parse.
+      const std::filesystem::path telemetry = directory / "telemetry.csv";
+      if (std::filesystem::exists(telemetry) && std::filesystem::file_size(telemetry) > 0) {
+        const std::string text = read_text(telemetry);
+        if (text.substr(0, text.find('\n')) != Telemetry::header()) {
+          std::filesystem::rename(
+              telemetry, unused_name((directory / ("telemetry.before-restart-" + timestamp())).string(), ".csv"));
+        }
       }
     } else if (holds_results(directory)) {
       if (!output.overwrite) {

@@ -19,7 +19,8 @@ namespace eddy::io {
 bool holds_results(const std::filesystem::path& directory);
 
 /// Creates (or reuses, see above) output.directory and writes `deck_text` to deck.yaml in it; collective.
-/// On a restart an existing deck.yaml that differs is kept as deck.before-restart-YYYYmmdd-HHMMSS.yaml.
+/// On a restart an existing deck.yaml that differs is kept as deck.before-restart-YYYYmmdd-HHMMSS.yaml, and a
+/// telemetry.csv with other columns as telemetry.before-restart-YYYYmmdd-HHMMSS.csv.
 /// Returns the folder's path.
 std::filesystem::path prepare_run_directory(const config::OutputConfig& output, parallel::Context& context,
                                             bool restarting, const std::string& deck_text);

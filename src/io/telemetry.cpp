@@ -13,7 +13,9 @@ constexpr auto flush_period = std::chrono::seconds(10);
 }
 
 std::string Telemetry::header() {
-  std::string line = "step,time,dt,cfl,kinetic_energy,max_divergence,poisson_iterations,poisson_residual,wall_seconds";
+  std::string line =
+      "step,time,dt,cfl,kinetic_energy,max_divergence,poisson_iterations,poisson_residual,poisson_guess_residual,"
+      "wall_seconds";
   for (int p = 0; p < static_cast<int>(Phase::count); ++p) {
     line += "," + std::string(phase_name(static_cast<Phase>(p))) + "_seconds";
   }
@@ -40,9 +42,9 @@ Telemetry::~Telemetry() {
 void Telemetry::record(const StepRecord& s) {
   if (!writer_) return;
   char line[512];
-  int used =
-      std::snprintf(line, sizeof(line), "%lld,%.12g,%.12g,%.8g,%.12g,%.6g,%d,%.6g,%.6g", s.step, s.time, s.dt, s.cfl,
-                    s.kinetic_energy, s.max_divergence, s.poisson_iterations, s.poisson_residual, s.wall_seconds);
+  int used = std::snprintf(line, sizeof(line), "%lld,%.12g,%.12g,%.8g,%.12g,%.6g,%d,%.6g,%.6g,%.6g", s.step, s.time,
+                           s.dt, s.cfl, s.kinetic_energy, s.max_divergence, s.poisson_iterations, s.poisson_residual,
+                           s.poisson_guess_residual, s.wall_seconds);
   for (double seconds : s.phase_seconds) {
     used += std::snprintf(line + used, sizeof(line) - static_cast<std::size_t>(used), ",%.6g", seconds);
   }

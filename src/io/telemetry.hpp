@@ -1,9 +1,10 @@
 #pragma once
 // Per-step diagnostics of a run in `telemetry.csv` (rank 0 writes; appended to on a restart) and the end-of-run
 // `summary.json`. Columns: step, time, dt, cfl, kinetic_energy, max_divergence, poisson_iterations,
-// poisson_residual, wall_seconds, then `<phase>_seconds` for every eddy::Phase. Steps with coupled-physics values
-// (StepRecord::extra: Nusselt numbers, scalar ranges, force coefficients) also go to `physics.csv`: step, time, then
-// one column per name.
+// poisson_residual, poisson_guess_residual (the largest relative residual of the step's initial guesses: how far each
+// solve started from its solution), wall_seconds, then `<phase>_seconds` for every eddy::Phase. Steps with
+// coupled-physics values (StepRecord::extra: Nusselt numbers, scalar ranges, force coefficients) also go to
+// `physics.csv`: step, time, then one column per name.
 #include "core/step_record.hpp"
 #include "io/json.hpp"
 #include "parallel/context.hpp"

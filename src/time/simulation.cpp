@@ -27,6 +27,7 @@
 #include "time/state_copy.hpp"
 #include "time/time_step.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -366,6 +367,9 @@ struct Simulation::Impl {
       }
       record.poisson_iterations += stats.iterations;
       record.poisson_residual = stats.rhs_norm > 0 ? stats.final_residual / stats.rhs_norm : stats.final_residual;
+      const double guess_residual =
+          stats.rhs_norm > 0 ? stats.initial_residual / stats.rhs_norm : stats.initial_residual;
+      record.poisson_guess_residual = std::max(record.poisson_guess_residual, guess_residual);
     }
     sim_time += dt;
     previous_dt = dt;

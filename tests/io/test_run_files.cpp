@@ -11,6 +11,8 @@
 
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -60,6 +62,37 @@ TEST(RunDirectory, CreatesRefusesMovesAsideAndReuses) {
     }
   }
   EXPECT_EQ(moved, 1);
+}
+
+TEST(RunDirectory, RestartKeepsTelemetryOfOtherColumnsAside) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto scratch = io_test::scratch_folder(MPI_COMM_WORLD, "run_directory_telemetry");
+  config::OutputConfig output;
+  output.directory = (scratch / "run").string();
+  const auto dir = io::prepare_run_directory(output, context, false, "name: first\n");
+  const std::string current = io::Telemetry::header() + "\n1,0.1\n";
+  const std::string older = "step,time,wall_seconds\n1,0.1,0.2\n";
+  const auto moved_aside = [&] {
+    std::vector<std::string> texts;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().filename().string().starts_with("telemetry.before-restart-")) {
+        texts.push_back(io::read_text(entry.path()));
+      }
+    }
+    return texts;
+  };
+  if (context.rank() == 0) std::ofstream(dir / "telemetry.csv") << current;
+  MPI_Barrier(MPI_COMM_WORLD);
+  io::prepare_run_directory(output, context, true, "name: first\n");
+  EXPECT_EQ(io::read_text(dir / "telemetry.csv"), current) << "a restart appends to telemetry of the same columns";
+  EXPECT_TRUE(moved_aside().empty());
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  if (context.rank() == 0) std::ofstream(dir / "telemetry.csv") << older;
+  MPI_Barrier(MPI_COMM_WORLD);
+  io::prepare_run_directory(output, context, true, "name: first\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "telemetry.csv"));
+  EXPECT_EQ(moved_aside(), std::vector<std::string>{older});
 }
 
 TEST(Telemetry, WritesHeaderRowsAndSummary) {
