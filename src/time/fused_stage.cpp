@@ -19,10 +19,10 @@ namespace eddy::time {
 namespace {
 
 template <bool Upwind, bool Blend>
-void stage_by_points(const fields::FlowState& state, const StagePoint& point, const grid::IndexBox& points) {
+void stage_by_points(const fields::FlowState& state, const StagePoint& point, const Int3& extent) {
   const fields::FlatField u(state.u), v(state.v), w(state.w);
   grid::for_each_box_point(
-      "rk::momentum_stage", points.lo, points.hi, KOKKOS_LAMBDA(int i, int j, int k) {
+      "rk::momentum_stage", {0, 0, 0}, extent, KOKKOS_LAMBDA(int i, int j, int k) {
         point.template operator()<Upwind, Blend>(u, v, w, i, j, k, i, j, k, point.template carried_at<Blend>(i, j, k));
       });
 }
@@ -74,12 +74,6 @@ struct Tile {
   }
 };
 
-// The x-y extent of the points a tile loop computes: [x0, x1) x [y0, y1).
-struct PlaneWindow {
-  int x0, x1, y0, y1;
-  KOKKOS_INLINE_FUNCTION bool operator()(int i, int j) const { return i >= x0 && i < x1 && j >= y0 && j < y1; }
-};
-
 // Planes per team: as many as keep at least two thousand teams (the rim planes at both ends are staged twice).
 int planes_per_team(long long tiles, int nz) {
   int chunk = 64;
@@ -87,25 +81,18 @@ int planes_per_team(long long tiles, int nz) {
   return chunk;
 }
 
-// The tiles cover the box of `points` from the multiples of the tile's size at or below its low corner along x and y
-// (so that staged rows stay aligned), and its planes from its lowest; a thread computes its point where it lies in
-// the box. Planes and rims are staged from anywhere in the view of `extent`.
 template <class T, bool Upwind, bool Blend>
-void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
-                    const grid::IndexBox& points, int planes) {
+void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, const Int3& extent, int planes) {
   require(share_one_shape(state.u, {state.u, state.v, state.w}) &&
               state.u.stride(1) == static_cast<std::size_t>(point.row) &&
               state.u.stride(2) == static_cast<std::size_t>(point.plane),
           "fused_stage_by_tiles: the velocity and the stage's targets differ in shape");
   const Real *u = state.u.data(), *v = state.v.data(), *w = state.w.data();
-  if (points.empty()) return;
   const int ex = extent[0], ey = extent[1], ez = extent[2];
   const bool three_d = point.three_d;
-  const PlaneWindow inside{points.lo[0], points.hi[0], points.lo[1], points.hi[1]};
-  const int x0 = points.lo[0] / T::x * T::x, y0 = points.lo[1] / T::y * T::y, z0 = points.lo[2], ze = points.hi[2];
-  const int tiles_x = (points.hi[0] - x0 + T::x - 1) / T::x, tiles_y = (points.hi[1] - y0 + T::y - 1) / T::y;
-  const int chunk = planes > 0 ? planes : planes_per_team(static_cast<long long>(tiles_x) * tiles_y, ze - z0);
-  const int teams = tiles_x * tiles_y * ((ze - z0 + chunk - 1) / chunk);
+  const int tiles_x = (ex + T::x - 1) / T::x, tiles_y = (ey + T::y - 1) / T::y;
+  const int chunk = planes > 0 ? planes : planes_per_team(static_cast<long long>(tiles_x) * tiles_y, ez);
+  const int teams = tiles_x * tiles_y * ((ez + chunk - 1) / chunk);
   const std::size_t ring_bytes = T::ring_bytes;
   const int level = T::scratch_level;
   typename T::Policy policy(teams, T::threads);
@@ -117,8 +104,8 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
                                             .get_shmem_aligned(ring_bytes + barrier_bytes, sizeof(RealPair)));
         ArrivalBarrier* arrivals = reinterpret_cast<ArrivalBarrier*>(ring + ring_bytes / sizeof(Real));
         const int tile = team.league_rank();
-        const int i0 = x0 + tile % tiles_x * T::x, j0 = y0 + tile / tiles_x % tiles_y * T::y;
-        const int k0 = z0 + tile / (tiles_x * tiles_y) * chunk, k1 = k0 + chunk < ze ? k0 + chunk : ze;
+        const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x % tiles_y * T::y;
+        const int k0 = tile / (tiles_x * tiles_y) * chunk, k1 = k0 + chunk < ez ? k0 + chunk : ez;
         // Starts the copies of plane k of the tile and its rim into the ring, one group per plane (empty past the
         // team's last plane). Points outside the view are never read.
         const int rank = team.team_rank();
@@ -181,7 +168,7 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
         const auto load_carried = [&](int k) {
           for (int q = 0; q < T::mine; ++q) {
             const int e = rank + q * T::threads, i = i0 + e % T::x, j = j0 + e / T::x;
-            carried[q] = inside(i, j) && k < k1 ? point.template carried_at<Blend>(i, j, k) : StagePoint::Carried{};
+            carried[q] = i < ex && j < ey && k < k1 ? point.template carried_at<Blend>(i, j, k) : StagePoint::Carried{};
           }
         };
         load_carried(k0);
@@ -202,8 +189,8 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
             const int e = rank + q * T::threads, li = e % T::x, lj = e / T::x, i = i0 + li, j = j0 + lj;
             const StagePoint::Carried now = carried[q];
             carried[q] =
-                inside(i, j) && k + 1 < k1 ? point.template carried_at<Blend>(i, j, k + 1) : StagePoint::Carried{};
-            if (inside(i, j)) {
+                i < ex && j < ey && k + 1 < k1 ? point.template carried_at<Blend>(i, j, k + 1) : StagePoint::Carried{};
+            if (i < ex && j < ey) {
               point.template operator()<Upwind, Blend>(su, sv, sw, li + T::rim_x, lj + 1, 1, i, j, k, now);
             }
           }
@@ -228,35 +215,33 @@ bool stages_by_pairs(const fields::FlowState& state, const StagePoint& point, co
 
 template <bool Upwind, bool Blend>
 void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
-                       const grid::IndexBox& points, StageTiling tiling) {
+                       StageTiling tiling) {
   const bool pairs = tiling.pairs && stages_by_pairs(state, point, extent);
   const int planes = tiling.planes;
   const auto by_rows = [&](int ring) {
     return pairs && tiling.rows && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring;
   };
-  if (by_rows(4))
-    return stage_by_tiles<Tile<32, 8, 4, 4, Staging::rows>, Upwind, Blend>(state, point, extent, points, planes);
-  if (by_rows(5))
-    return stage_by_tiles<Tile<32, 8, 5, 4, Staging::rows>, Upwind, Blend>(state, point, extent, points, planes);
+  if (by_rows(4)) return stage_by_tiles<Tile<32, 8, 4, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
+  if (by_rows(5)) return stage_by_tiles<Tile<32, 8, 5, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
   const auto is = [&](int x, int y, int ring) {
     return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs;
   };
-  if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, points, planes);
-  if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, points, planes);
-  if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, points, planes);
+  if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
+  if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
+  if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, planes);
   // Tiles of 32 x 8: four teams of 256 per multiprocessor hold them to 64 registers without spills (72 unbounded,
   // three teams: 4.18 / 4.59-4.71 / 3.47-3.51 ms against 4.25 / 4.92-4.97 / 3.78 for the three stages at 512^3 on an
   // H200). The default ring of four planes waits for the copy of the plane above as soon as it has started it; a ring
   // of five (40 KiB) keeps that copy in flight while a plane is computed. On an H200 five took 3.50 / 4.17 / 3.97 ms
   // against 3.91 / 4.54 / 3.98, on an H100 4.54 / 5.62 / 4.08 against 4.39 / 5.19 / 4.12 (tests/perf/RESULTS.md), so
   // a run chooses among the two and the ring of five staged by pairs by timing (time/stage_tiling_choice.hpp).
-  if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, points, planes);
-  if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, points, planes);
+  if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
+  if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
   const auto by_pairs = [&](int ring) { return pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring; };
   if (by_pairs(4))
-    return stage_by_tiles<Tile<32, 8, 4, 4, Staging::pairs>, Upwind, Blend>(state, point, extent, points, planes);
+    return stage_by_tiles<Tile<32, 8, 4, 4, Staging::pairs>, Upwind, Blend>(state, point, extent, planes);
   if (by_pairs(5))
-    return stage_by_tiles<Tile<32, 8, 5, 4, Staging::pairs>, Upwind, Blend>(state, point, extent, points, planes);
+    return stage_by_tiles<Tile<32, 8, 5, 4, Staging::pairs>, Upwind, Blend>(state, point, extent, planes);
   throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +
               " points with a ring of " + std::to_string(tiling.ring) + " planes" + (pairs ? " staged by pairs" : ""));
 }
@@ -268,7 +253,7 @@ void fused_stage_by_points(const fields::FlowState& state, const StageTargets& t
                            const StageWeights& weights) {
   const StagePoint point(targets, grid, viscosity, weights);
   with_stage_form(scheme, weights, [&](auto upwind, auto blend) {
-    stage_by_points<decltype(upwind)::value, decltype(blend)::value>(state, point, stage_points(targets, grid));
+    stage_by_points<decltype(upwind)::value, decltype(blend)::value>(state, point, view_extent(grid));
   });
 }
 
@@ -277,24 +262,20 @@ void fused_stage_by_tiles(const fields::FlowState& state, const StageTargets& ta
                           const StageWeights& weights, StageTiling tiling) {
   const StagePoint point(targets, grid, viscosity, weights);
   with_stage_form(scheme, weights, [&](auto upwind, auto blend) {
-    stage_by_tiles_of<decltype(upwind)::value, decltype(blend)::value>(state, point, view_extent(grid),
-                                                                       stage_points(targets, grid), tiling);
+    stage_by_tiles_of<decltype(upwind)::value, decltype(blend)::value>(state, point, view_extent(grid), tiling);
   });
 }
 
 void fused_stage(const fields::FlowState& state, const StageTargets& targets, const operators::StaggeredGrid& grid,
-                 config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights, StageTilingChoice* choice,
-                 bool timed) {
+                 config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights,
+                 StageTilingChoice* choice) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   if (choice == nullptr) return fused_stage_by_tiles(state, targets, grid, scheme, viscosity, weights);
-  const auto stage = [&](const StageTiling& tiling) {
+  choice->run(weights, scheme, [&](const StageTiling& tiling) {
     fused_stage_by_tiles(state, targets, grid, scheme, viscosity, weights, tiling);
-  };
-  if (timed) return choice->run(weights, scheme, stage);
-  choice->run_untimed(weights, scheme, stage);
+  });
 #else
   (void)choice;
-  (void)timed;
   fused_stage_by_rows(state, targets, grid, scheme, viscosity, weights);
 #endif
 }

@@ -16,11 +16,8 @@
 // on each form's first calls and keeps the fastest (time/stage_tiling_choice.hpp).
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
-#include "grid/index_ranges.hpp"
 #include "operators/staggered_grid.hpp"
 #include "parallel/row_end_images.hpp"
-
-#include <optional>
 
 namespace eddy::time {
 
@@ -35,13 +32,10 @@ struct StageWeights {
 /// Where the stage writes, and what it carries from earlier stages: u* into `next`; R_{k-1} is read from and R_k kept
 /// in `tendency` (left empty where no stage reads it); u_0 is read from `start` where the start weight is not 0. Where
 /// `row_ends` is not empty, the ends of each row of u* are also written to their images, the x ghosts across the
-/// periodic wrap (HaloExchange::exchange_after_row_ends fills the others). Where `points` is given, the stage writes
-/// only the view points of that box (to split a stage around a halo exchange, grid/overlap_ranges.hpp); where
-/// row_ends wrap, the box must span the rows whole.
+/// periodic wrap (HaloExchange::exchange_after_row_ends fills the others).
 struct StageTargets {
   fields::FaceVector next, tendency, start;
   parallel::RowEndImages row_ends = {};
-  std::optional<grid::IndexBox> points = {};
 };
 
 /// A tile of the tile loop: `x` by `y` points of a plane per team, `planes` planes per team (0: chosen from the grid),
@@ -51,11 +45,6 @@ struct StageTiling {
   bool pairs = false;  ///< stage rows by aligned pairs of values where the fields allow it (32 x 8 tiles)
   bool rows = false;   ///< with pairs: stage each row by one bulk copy (NVIDIA sm_90 and later)
 };
-
-/// The view points a stage may write: the whole view but the rows' padding, which no stencil reads.
-inline Int3 view_extent(const operators::StaggeredGrid& grid) {
-  return {grid.shape.extent(0) - grid.shape.row_padding, grid.shape.extent(1), grid.shape.extent(2)};
-}
 
 /// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default, and a run chooses
 /// among the first `stage_tiling_candidates` by timing (time/stage_tiling_choice.hpp).
@@ -91,11 +80,10 @@ void fused_stage_by_tiles(const fields::FlowState& state, const StageTargets& ta
 
 class StageTilingChoice;
 
-/// The fused stage by the loop measured fastest on this backend (tiles on GPUs, rows on CPUs); the tiles' tiling
-/// from `choice` where given (time/stage_tiling_choice.hpp), else the default. `timed`: the call may time a candidate
-/// tiling for `choice` (not for the small shell parts of a split stage).
+/// The fused stage by the loop measured fastest on this backend (tiles on GPUs, points on CPUs); the tiles' tiling
+/// from `choice` where given (time/stage_tiling_choice.hpp), else the default.
 void fused_stage(const fields::FlowState& state, const StageTargets& targets, const operators::StaggeredGrid& grid,
                  config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights,
-                 StageTilingChoice* choice = nullptr, bool timed = true);
+                 StageTilingChoice* choice = nullptr);
 
 }  // namespace eddy::time

@@ -74,18 +74,15 @@ EDDY_ROW_LOOP void advance_row(const StagePoint& p, const Real* u, const Real* v
   }
 }
 
-// The stage by rows of the box of `points`, one (j, k) per iteration. A row the stage advances everywhere it is owned
-// takes its owned points in advance_row and the few others (ghosts, a wall's face) point by point; every other row
-// (ghost rows, the rows of walls' faces) point by point. The rows' ends are then copied to their images (the rows are
-// whole where they have images).
+// The stage by rows of the view, one (j, k) per iteration. A row the stage advances everywhere it is owned takes its
+// owned points in advance_row and the few others (ghosts, a wall's face) point by point; every other row (ghost rows,
+// the rows of walls' faces) point by point. The rows' ends are then copied to their images.
 template <bool Upwind, bool Blend, bool ThreeD, bool Keep, bool Previous, bool Viscous>
-void stage_rows(const fields::FlowState& state, const StagePoint& point, const grid::IndexBox& points) {
+void stage_rows(const fields::FlowState& state, const StagePoint& point, const Int3& extent) {
   const fields::FlatField u(state.u), v(state.v), w(state.w);
-  if (points.empty()) return;
-  const int x0 = points.lo[0], x1 = points.hi[0];
+  const int ex = extent[0];
   Kokkos::parallel_for(
-      "rk::momentum_stage_rows", grid::Policy2({points.lo[1], points.lo[2]}, {points.hi[1], points.hi[2]}),
-      KOKKOS_LAMBDA(int j, int k) {
+      "rk::momentum_stage_rows", grid::Policy2({0, 0}, {extent[1], extent[2]}), KOKKOS_LAMBDA(int j, int k) {
         const auto by_points = [&](int first, int last) {
           for (int i = first; i < last; ++i) {
             point.template operator()<Upwind, Blend>(u, v, w, i, j, k, i, j, k,
@@ -93,13 +90,13 @@ void stage_rows(const fields::FlowState& state, const StagePoint& point, const g
           }
         };
         const bool owned_row = j >= point.ghost && j < point.owned_y && k >= point.ghost && k < point.owned_z;
-        if (!owned_row || j >= point.end_v || (ThreeD && k >= point.end_w)) return by_points(x0, x1);
-        const int i0 = Kokkos::min(Kokkos::max(point.ghost, x0), x1);
-        const int i1 = Kokkos::max(i0, Kokkos::min(Kokkos::min(point.owned_x, point.end_u), x1));
+        if (!owned_row || j >= point.end_v || (ThreeD && k >= point.end_w)) return by_points(0, ex);
+        const int i0 = point.ghost;
+        const int i1 = Kokkos::max(i0, Kokkos::min(point.owned_x, point.end_u));
         const int base = point.offset(0, j, k);
-        by_points(x0, i0);
+        by_points(0, i0);
         advance_row<Upwind, Blend, ThreeD, Keep, Previous, Viscous>(point, u.data, v.data, w.data, base, i0, i1);
-        by_points(i1, x1);
+        by_points(i1, ex);
         const parallel::RowEndImages& ends = point.row_ends;
         if (!ends.wraps) return;
         const auto mirror_ends = [&](Real* next) {
@@ -113,14 +110,14 @@ void stage_rows(const fields::FlowState& state, const StagePoint& point, const g
 }
 
 template <bool Upwind, bool Blend>
-void stage_by_rows(const fields::FlowState& state, const StagePoint& point, const grid::IndexBox& points) {
+void stage_by_rows(const fields::FlowState& state, const StagePoint& point, const Int3& extent) {
   const bool previous = point.b != 0, viscous = point.nu != 0;
   const auto run = [&](auto three_d, auto keep) {
     constexpr bool ThreeD = decltype(three_d)::value, Keep = decltype(keep)::value;
-    if (previous && viscous) return stage_rows<Upwind, Blend, ThreeD, Keep, true, true>(state, point, points);
-    if (previous) return stage_rows<Upwind, Blend, ThreeD, Keep, true, false>(state, point, points);
-    if (viscous) return stage_rows<Upwind, Blend, ThreeD, Keep, false, true>(state, point, points);
-    stage_rows<Upwind, Blend, ThreeD, Keep, false, false>(state, point, points);
+    if (previous && viscous) return stage_rows<Upwind, Blend, ThreeD, Keep, true, true>(state, point, extent);
+    if (previous) return stage_rows<Upwind, Blend, ThreeD, Keep, true, false>(state, point, extent);
+    if (viscous) return stage_rows<Upwind, Blend, ThreeD, Keep, false, true>(state, point, extent);
+    stage_rows<Upwind, Blend, ThreeD, Keep, false, false>(state, point, extent);
   };
   if (point.three_d && point.keep) return run(std::true_type{}, std::true_type{});
   if (point.three_d) return run(std::true_type{}, std::false_type{});
@@ -135,7 +132,7 @@ void fused_stage_by_rows(const fields::FlowState& state, const StageTargets& tar
                          const StageWeights& weights) {
   const StagePoint point(targets, grid, viscosity, weights);
   with_stage_form(scheme, weights, [&](auto upwind, auto blend) {
-    stage_by_rows<decltype(upwind)::value, decltype(blend)::value>(state, point, stage_points(targets, grid));
+    stage_by_rows<decltype(upwind)::value, decltype(blend)::value>(state, point, view_extent(grid));
   });
 }
 

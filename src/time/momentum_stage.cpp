@@ -23,18 +23,6 @@ void MomentumStage::compute(const fields::FlowState& state, const fields::FaceVe
                             const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
                             const StageWeights& weights,
                             const std::function<void(const fields::FaceVector&)>& add_sources) {
-  if (interior_done_) {
-    interior_done_ = false;
-    require(weights.current == weights_.current && weights.previous == weights_.previous &&
-                weights.start == weights_.start &&
-                weights.next_stage_reads_tendency == weights_.next_stage_reads_tendency,
-            "MomentumStage: the stage's interior was computed with other weights");
-    for (const auto& box : view_points_.shell) {
-      fused_stage(state, {velocity_next_, tendency_, start, row_ends_, box}, grid, scheme, viscosity, weights,
-                  &tiling_choice_, false);
-    }
-    return;
-  }
   weights_ = weights;
   start_ = start;
   if (separate_sources_) {
@@ -44,23 +32,6 @@ void MomentumStage::compute(const fields::FlowState& state, const fields::FaceVe
     fused_stage(state, {velocity_next_, tendency_, start, row_ends_}, grid, scheme, viscosity, weights,
                 &tiling_choice_);
   }
-}
-
-void MomentumStage::split_around_exchange(grid::OverlapRanges view_points) {
-  require(!separate_sources_, "MomentumStage: only the fused stages can be split around the halo exchange");
-  view_points_ = std::move(view_points);
-  split_ = true;
-}
-
-void MomentumStage::compute_interior(const fields::FlowState& state, const fields::FaceVector& start,
-                                     const operators::StaggeredGrid& grid, config::AdvectionScheme scheme,
-                                     Real viscosity, const StageWeights& weights) {
-  require(split_ && !interior_done_, "MomentumStage: compute_interior() without a split or twice for one stage");
-  weights_ = weights;
-  start_ = start;
-  fused_stage(state, {velocity_next_, tendency_, start, row_ends_, view_points_.interior}, grid, scheme, viscosity,
-              weights, &tiling_choice_);
-  interior_done_ = true;
 }
 
 bool MomentumStage::finish(fields::FlowState& state, const operators::StaggeredGrid& grid) {

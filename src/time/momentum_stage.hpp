@@ -16,16 +16,11 @@
 // On GPUs each form of the fused stage takes the tiling that ran it fastest on its first calls
 // (time/stage_tiling_choice.hpp).
 //
-// A fused stage may also be split around the velocity's halo exchange (split_around_exchange): compute_interior()
-// writes the view points that read no ghost the exchange fills, while its messages are in flight, and the next
-// compute() the points around them, after it has finished.
-//
 // The fused stages also keep the velocity a step started from without copying it: after the first stage the buffer
 // that held it is handed over (hand_over_start_velocity) and a third buffer, the one handed over at the step before,
 // takes its place for the next stages' u*.
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
-#include "grid/overlap_ranges.hpp"
 #include "operators/staggered_grid.hpp"
 #include "time/fused_stage.hpp"
 #include "time/stage_tiling_choice.hpp"
@@ -42,21 +37,10 @@ class MomentumStage {
                 const parallel::RowEndImages& row_ends = {});
 
   /// Computes u* (or, with separate sources, R_k plus what `add_sources` adds) from the state's velocity, whose ghosts
-  /// must be valid; `start` holds u_0 where the start weight is not 0. The state is unchanged until finish(). After
-  /// compute_interior() it computes only the points around the interior, with the same weights.
+  /// must be valid; `start` holds u_0 where the start weight is not 0. The state is unchanged until finish().
   void compute(const fields::FlowState& state, const fields::FaceVector& start, const operators::StaggeredGrid& grid,
                config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights,
                const std::function<void(const fields::FaceVector&)>& add_sources);
-  /// From now on compute_interior() may compute the stages' u* on the interior of `view_points` (view points split by
-  /// grid::view_overlap_ranges() for the velocity's halo exchange) ahead of compute(). Fused stages only.
-  void split_around_exchange(grid::OverlapRanges view_points);
-  /// True when split_around_exchange() has split the stages.
-  bool split() const { return split_; }
-  /// compute() of a fused stage on the interior points only: those that read no ghost of the velocity's halo
-  /// exchange, which may be in flight.
-  void compute_interior(const fields::FlowState& state, const fields::FaceVector& start,
-                        const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
-                        const StageWeights& weights);
   /// Makes u* the state's velocity; true when the state's velocity views changed (halo exchanges built on them must
   /// be rebound).
   bool finish(fields::FlowState& state, const operators::StaggeredGrid& grid);
@@ -78,9 +62,6 @@ class MomentumStage {
  private:
   bool separate_sources_;
   parallel::RowEndImages row_ends_;  // u*'s x ghosts that the fused stages fill
-  bool split_ = false;               // split_around_exchange()
-  grid::OverlapRanges view_points_;  // its interior and shell
-  bool interior_done_ = false;       // compute_interior() ran for the stage that compute() completes
   StageWeights weights_;
   fields::FaceVector start_;                    // u_0 of the separate update
   fields::FaceVector velocity_next_;            // u* (fused)

@@ -89,10 +89,6 @@ struct Simulation::Impl {
                        !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
     if (overlap_halo) halo.pack_alongside();
-    if (overlap_halo && momentum.fused() && !physics.has_bodies()) {
-      grid::OverlapRanges view_points = grid::view_overlap_ranges(decomp, shape, view_extent(grid), 1);
-      if (!view_points.interior.empty()) momentum.split_around_exchange(std::move(view_points));
-    }
     if (pressure_guess.keeps_step_start()) last_good.p = Field();  // the guesses keep it
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
     for (const auto& scalar : physics.scalar_fields()) {
@@ -295,15 +291,7 @@ struct Simulation::Impl {
     velocity_rate = maxima[1];
   }
 
-  // The weights of stage `s` of a step of `dt`.
-  StageWeights stage_weights(int s, double dt) const {
-    const Stage& stage = stages.stages[s];
-    return {dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s), stage.beta};
-  }
-
-  // One step of the integrator: the stages of the scheme, each a predictor and a projection. Where the velocity's
-  // halo exchange sends messages, a stage's right-hand side is built around the exchange that follows it, and the
-  // next stage's velocity (MomentumStage::compute_interior) around the exchange that follows its correction.
+  // One step of the integrator: the stages of the scheme, each a predictor and a projection.
   void take_step() {
     timers.start_step();
     Kokkos::Timer wall;
@@ -326,7 +314,7 @@ struct Simulation::Impl {
       const Stage& stage = stages.stages[s];
       {
         auto scope = timers.time(Phase::advance);
-        const StageWeights weights = stage_weights(s, dt);
+        const StageWeights weights{dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s), stage.beta};
         momentum.compute(state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
                          [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
         physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars());
@@ -363,15 +351,9 @@ struct Simulation::Impl {
       // The next stage's guess reads only pressures: it is made while the corrected velocity's messages travel.
       const bool guess_next = !physics.has_bodies() && !last_stage;
       const auto make_next_guess = [&] {
-        {
-          auto scope = timers.time(Phase::projection);
-          pressure_guess.after_solve();
-          pressure_guess.before_solve(state.p, s + 1);
-        }
-        if (!momentum.split()) return;
-        auto scope = timers.time(Phase::advance);
-        momentum.compute_interior(state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity,
-                                  stage_weights(s + 1, dt));
+        auto scope = timers.time(Phase::projection);
+        pressure_guess.after_solve();
+        pressure_guess.before_solve(state.p, s + 1);
       };
       if (!physics.has_bodies() && s == 0) pressure_guess.before_solve(state.p, s);
       const solver::PoissonStats stats =

@@ -155,17 +155,9 @@ struct StagePoint {
   }
 };
 
-// The points the stage of `targets` writes: its box of points inside view_extent(), or all of them.
-inline grid::IndexBox stage_points(const StageTargets& targets, const operators::StaggeredGrid& grid) {
-  const Int3 extent = view_extent(grid);
-  if (!targets.points) return {{0, 0, 0}, extent};
-  const grid::IndexBox& box = *targets.points;
-  for (int a = 0; a < 3; ++a) {
-    require(box.lo[a] >= 0 && box.hi[a] <= extent[a], "fused_stage: the stage's points lie outside the view");
-  }
-  require(!targets.row_ends.wraps || (box.lo[0] == 0 && box.hi[0] == extent[0]),
-          "fused_stage: a stage that writes its rows' end images must write whole rows");
-  return box;
+// The points a stage writes: the whole view but the rows' padding, which no stencil reads.
+inline Int3 view_extent(const operators::StaggeredGrid& grid) {
+  return {grid.shape.extent(0) - grid.shape.row_padding, grid.shape.extent(1), grid.shape.extent(2)};
 }
 
 // Calls `run` with the advection scheme's upwinding and whether the stage blends in u_0, each as a

@@ -42,12 +42,6 @@ void StageTilingChoice::run(const StageWeights& weights, config::AdvectionScheme
   }
 }
 
-void StageTilingChoice::run_untimed(const StageWeights& weights, config::AdvectionScheme scheme,
-                                    const std::function<void(const StageTiling&)>& stage) const {
-  const StageTiling* tiling = chosen(weights, scheme);
-  stage(tiling != nullptr ? *tiling : candidates_.front());
-}
-
 std::string StageTilingChoice::describe() const {
   const auto name = [](const StageTiling& t) {
     return std::to_string(t.x) + "x" + std::to_string(t.y) + " ring " + std::to_string(t.ring) +

@@ -34,11 +34,6 @@ class StageTilingChoice {
   void run(const StageWeights& weights, config::AdvectionScheme scheme,
            const std::function<void(const StageTiling&)>& stage);
 
-  /// Runs `stage` untimed with the tiling chosen for the form of `weights` and `scheme`, or the first candidate while
-  /// it is still being chosen (for small parts of a stage split around a halo exchange, whose times would mislead).
-  void run_untimed(const StageWeights& weights, config::AdvectionScheme scheme,
-                   const std::function<void(const StageTiling&)>& stage) const;
-
   /// The tiling chosen for the form of `weights` and `scheme`, or nullptr while it is still being chosen.
   const StageTiling* chosen(const StageWeights& weights, config::AdvectionScheme scheme) const;
 

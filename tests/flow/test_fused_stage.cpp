@@ -5,11 +5,9 @@
 // SSP RK3 (which blend in the step's start), and the three tilings a run chooses among give the same result bit for
 // bit. The rows are also compared without the viscous term. An odd row padding leaves rows that cannot be staged by
 // aligned pairs, where the pair tilings take the plain copies. Tiles that run past the view (40 + 2 ghosts is not a
-// multiple of 32 or 64) and teams that end inside the column are both exercised. A stage run in parts (the interior
-// and shell of a split around the halo exchange, or boxes cut at odd points) writes what the whole stage writes.
+// multiple of 32 or 64) and teams that end inside the column are both exercised.
 #include "flow_test_support.hpp"
 #include "grid/decomposition.hpp"
-#include "grid/overlap_ranges.hpp"
 #include "operators/staggered_grid.hpp"
 #include "time/fused_stage.hpp"
 
@@ -17,9 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <sstream>
-#include <vector>
 
 namespace {
 
@@ -156,101 +152,7 @@ void compare_loops(const Case& c) {
   }
 }
 
-// The view points [0, extent) cut at `cuts` along each axis into up to eight boxes (odd cuts leave tiles that start
-// inside a box and boxes that start inside a tile).
-std::vector<eddy::grid::IndexBox> cut_view(const eddy::Int3& extent, const eddy::Int3& cuts) {
-  std::vector<eddy::grid::IndexBox> boxes;
-  for (int corner = 0; corner < 8; ++corner) {
-    eddy::grid::IndexBox box;
-    for (int a = 0; a < 3; ++a) {
-      const int cut = std::min(cuts[a], extent[a]);
-      const bool high = (corner >> a) & 1;
-      box.lo[a] = high ? cut : 0;
-      box.hi[a] = high ? extent[a] : cut;
-    }
-    if (!box.empty()) boxes.push_back(box);
-  }
-  return boxes;
-}
-
-// A stage run part by part, over boxes that partition the view, leaves u* and R_k as the whole stage does, bit for
-// bit, with every loop.
-void compare_parts_with_whole(int dimensions, const eddy::time::StageWeights& weights) {
-  using Stage = std::function<void(const eddy::time::StageTargets&)>;
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const auto decomp =
-      eddy::grid::decompose(eddy::testing::walled_box(dimensions, {40, 13, dimensions == 3 ? 9 : 1}), MPI_COMM_WORLD);
-  const auto shape = eddy::fields::local_shape(decomp, 1);
-  const auto grid = eddy::operators::make_staggered_grid(decomp, shape);
-  auto state = eddy::fields::FlowState::allocate(shape);
-  fill({state.u, state.v, state.w}, rank, 0.0);
-  const FaceVector start = FaceVector::allocate("start", shape);
-  fill(start, rank, 4.0);
-  const Real viscosity = 0.05;
-  const auto scheme = AdvectionScheme::central;
-  const std::vector<std::pair<std::string, Stage>> loops = {
-      {"points",
-       [&](const eddy::time::StageTargets& t) {
-         eddy::time::fused_stage_by_points(state, t, grid, scheme, viscosity, weights);
-       }},
-      {"rows",
-       [&](const eddy::time::StageTargets& t) {
-         eddy::time::fused_stage_by_rows(state, t, grid, scheme, viscosity, weights);
-       }},
-      {"tiles",
-       [&](const eddy::time::StageTargets& t) {
-         eddy::time::fused_stage_by_tiles(state, t, grid, scheme, viscosity, weights, {32, 8, 3, 4});
-       }},
-      {"tiles by pairs", [&](const eddy::time::StageTargets& t) {
-         eddy::time::fused_stage_by_tiles(state, t, grid, scheme, viscosity, weights, {32, 8, 0, 5, true});
-       }}};
-  const eddy::Int3 extent = eddy::time::view_extent(grid);
-  const std::vector<std::pair<std::string, std::vector<eddy::grid::IndexBox>>> partitions = {
-      {"around the halo exchange",
-       [&] {
-         auto ranges = eddy::grid::view_overlap_ranges(decomp, shape, extent, 1);
-         ranges.shell.push_back(ranges.interior);
-         return ranges.shell;
-       }()},
-      {"cut at odd points", cut_view(extent, {5, 3, 4})}};
-  for (const auto& [loop, stage] : loops) {
-    const eddy::time::StageTargets whole{FaceVector::allocate("next_whole", shape),
-                                         FaceVector::allocate("rhs_whole", shape), start};
-    fill(whole.next, rank, 2.0);
-    fill(whole.tendency, rank, 1.0);
-    stage(whole);
-    for (const auto& [name, boxes] : partitions) {
-      eddy::time::StageTargets parts{FaceVector::allocate("next_parts", shape),
-                                     FaceVector::allocate("rhs_parts", shape), start};
-      fill(parts.next, rank, 3.0);  // a point no part writes keeps a value the whole stage never leaves
-      fill(parts.tendency, rank, 1.0);
-      for (const auto& box : boxes) {
-        parts.points = box;
-        stage(parts);
-      }
-      const Field a[6] = {whole.next.u,     whole.next.v,     whole.next.w,
-                          whole.tendency.u, whole.tendency.v, whole.tendency.w};
-      const Field b[6] = {parts.next.u,     parts.next.v,     parts.next.w,
-                          parts.tendency.u, parts.tendency.v, parts.tendency.w};
-      for (int f = 0; f < 6; ++f) {
-        if (f % 3 >= grid.components()) continue;
-        EXPECT_EQ(eddy::testing::max_view_difference(a[f], b[f]), 0)
-            << dimensions << "D, " << loop << ", " << name << " (" << boxes.size() << " boxes), field " << f;
-      }
-    }
-  }
-}
-
 }  // namespace
-
-TEST(FusedStage, AStageInPartsWritesWhatTheWholeStageWrites) {
-  const eddy::time::StageWeights second{0.03, -0.01, true}, blend{0.005, 0, false, 0.75};
-  for (int dimensions : {2, 3}) {
-    compare_parts_with_whole(dimensions, second);
-    compare_parts_with_whole(dimensions, blend);
-  }
-}
 
 TEST(FusedStage, TilesOfStagedPlanesMatchOnePointPerThreadEverywhere) {
   const eddy::time::StageWeights first{0.02, 0, true}, second{0.03, -0.01, true}, last{0.02, -0.015, false};
