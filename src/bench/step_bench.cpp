@@ -4,7 +4,8 @@
 // 1e-4) is the one the Taylor-Green flow needs: at 64^3 it moves the dissipation rate by 2e-5 of the difference between
 // the 64^3 and 128^3 grids (tests/perf/RESULTS.md). --kernel-times adds the time of each kernel, fenced and timed
 // alone, over as many steps again. The five untimed steps (--warmup) include the first four calls of each stage form,
-// on which it chooses its tiling (time/stage_tiling_choice.hpp).
+// on which it chooses its tiling (time/stage_tiling_choice.hpp). On several ranks it also gives each rank's exposed
+// exchanges and those of the slowest rank, which waits for the messages only, not for a slower neighbour.
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
 #include "config/names.hpp"
@@ -26,6 +27,44 @@
 
 namespace eddy::bench {
 namespace {
+
+using PhaseSums = std::array<double, static_cast<int>(Phase::count)>;
+
+// The exchanges' share of each rank's step. A rank waits at an exchange for the messages in flight and for a slower
+// neighbour: the rank with the most time outside communication waits only for the messages, so its share is the
+// exchanges' cost, and the others' excess over it is the ranks' imbalance.
+struct ExposedExchanges {
+  std::vector<double> share;  // per rank: (halo + poisson_halo) / its phase total
+  int slowest_rank = 0;       // the rank with the most time outside communication
+  double waiting = 0;         // (the slowest rank's time outside communication - the mean's) / the mean phase total
+};
+
+ExposedExchanges exposed_exchanges(const PhaseSums& phase, parallel::Context& context) {
+  const auto at = [&](const PhaseSums& p, Phase which) { return p[static_cast<int>(which)]; };
+  PhaseSums mine = phase;
+  std::vector<double> all(mine.size() * context.size());
+  parallel::check_mpi(MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
+                                    static_cast<int>(mine.size()), MPI_DOUBLE, context.comm()),
+                      "MPI_Allgather(bench step phases)");
+  ExposedExchanges exposed;
+  double most = -1, outside_sum = 0, total_sum = 0;
+  for (int r = 0; r < context.size(); ++r) {
+    PhaseSums p;
+    std::copy_n(all.begin() + static_cast<long>(r * p.size()), p.size(), p.begin());
+    const double total = std::accumulate(p.begin(), p.end(), 0.0);
+    const double exchanges = at(p, Phase::halo) + at(p, Phase::poisson_halo);
+    const double outside = total - exchanges - at(p, Phase::poisson_reduction) - at(p, Phase::reduction);
+    exposed.share.push_back(total > 0 ? exchanges / total : 0);
+    if (outside > most) {
+      most = outside;
+      exposed.slowest_rank = r;
+    }
+    outside_sum += outside;
+    total_sum += total;
+  }
+  exposed.waiting = total_sum > 0 ? (most - outside_sum / context.size()) / (total_sum / context.size()) : 0;
+  return exposed;
+}
 
 // Device memory in use on this rank (bytes), or -1 where the backend cannot tell.
 double device_bytes_in_use() {
@@ -157,7 +196,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   const std::vector<double> slowest_kernels =
       time_kernels && context.size() > 1 ? parallel::slowest_rank_seconds(kernels, context) : std::vector<double>{};
 
-  std::array<double, static_cast<int>(Phase::count)> phase{};
+  PhaseSums phase{};
   int cycles = 0, unfenced_cycles = 0;
   // The unfenced steps only: --kernel-times appends its own steps to the history after them.
   const std::size_t unfenced_end = timed_end + static_cast<std::size_t>(unfenced_taken);
@@ -167,6 +206,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
     cycles += history[s].poisson_iterations;
   }
   const double phase_total = std::accumulate(phase.begin(), phase.end(), 0.0);
+  const ExposedExchanges exposed = exposed_exchanges(phase, context);
   const double total_cells = static_cast<double>(cells[0]) * cells[1] * cells[2];
   const double local_cells = static_cast<double>(sim.decomposition().local_cell_count());
   const double ns_per_cell_step = seconds / taken / total_cells * 1e9;
@@ -202,6 +242,14 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
     for (int p = 0; p < static_cast<int>(Phase::count); ++p) {
       std::printf("  share %-34s %11.1f%%\n", std::string(phase_name(static_cast<Phase>(p))).c_str(),
                   phase_total > 0 ? 100 * phase[p] / phase_total : 0.0);
+    }
+    if (context.size() > 1) {
+      std::printf("exposed exchanges (halo + poisson_halo) per rank [%% of its step]:");
+      for (double share : exposed.share) std::printf(" %.1f", 100 * share);
+      std::printf(
+          "\n  slowest rank %d (most time outside communication): %.1f%%; the ranks wait %.1f%% for it on "
+          "average\n",
+          exposed.slowest_rank, 100 * exposed.share[exposed.slowest_rank], 100 * exposed.waiting);
     }
     const std::string tilings = sim.stage_tilings();
     if (!tilings.empty())

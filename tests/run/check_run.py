@@ -6,6 +6,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -39,6 +40,12 @@ def eddy(args, ranks=1, **kwargs):
     command = launch(ranks) + [ARGS.eddy, "run"] + args
     print("$", shlex.join(command), flush=True)
     return subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+
+
+def bench(args, ranks=1):
+    command = launch(ranks) + [ARGS.eddy, "bench"] + args
+    print("$", shlex.join(command), flush=True)
+    return subprocess.run(command, capture_output=True, text=True, timeout=300)
 
 
 def terminal(result):
@@ -429,7 +436,34 @@ def check_dissipation(work):
     check(abs(first - second) < 1e-6 * decay * k0, f"the tolerances' first rates differ: {first:.10e} {second:.10e}")
 
 
-CHECKS = {"outputs": check_outputs, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
+def check_bench_exchanges(work):
+    """`eddy bench step` on 2 ranks gives each rank's exposed exchanges and names the slowest rank, whose share is its
+    own; rank 0's entry is its halo and poisson_halo shares added."""
+    del work
+    result = bench(["step", "--n", "16", "--steps", "4", "--warmup", "2"], ranks=2)
+    show(result)
+    check(result.returncode == 0, f"bench step exit {result.returncode}")
+    per_rank = re.search(r"exposed exchanges \(halo \+ poisson_halo\) per rank \[% of its step\]:((?: [0-9.]+)+)",
+                         result.stdout)
+    slowest = re.search(r"slowest rank (\d+) \(most time outside communication\): ([0-9.]+)%; the ranks wait "
+                        r"([0-9.]+)% for it", result.stdout)
+    check(per_rank is not None and slowest is not None, "no per-rank exposed exchanges printed")
+    if per_rank is None or slowest is None:
+        return
+    shares = [float(x) for x in per_rank.group(1).split()]
+    check(len(shares) == 2 and all(0 <= x <= 100 for x in shares), f"per-rank shares {shares}")
+    rank = int(slowest.group(1))
+    check(rank in (0, 1) and abs(float(slowest.group(2)) - shares[rank]) < 0.051,
+          f"slowest rank {rank} with {slowest.group(2)}% against {shares}")
+    halo = re.search(r"share halo +([0-9.]+)%", result.stdout)
+    solver = re.search(r"share poisson_halo +([0-9.]+)%", result.stdout)
+    check(halo is not None and solver is not None and
+          abs(float(halo.group(1)) + float(solver.group(1)) - shares[0]) < 0.151,
+          f"rank 0's halo and poisson_halo shares do not add up to its entry {shares[0]}")
+    check(0 <= float(slowest.group(3)) <= 100, f"waiting share {slowest.group(3)}")
+
+
+CHECKS = {"outputs": check_outputs, "exchanges": check_bench_exchanges, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
           "truncated": check_truncated, "postprocess": check_postprocess, "scalars": check_scalar_output,
           "dissipation": check_dissipation}
 
