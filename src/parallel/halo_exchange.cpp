@@ -175,7 +175,8 @@ struct WholeRows {
   }
 };
 
-WholeRows whole_rows(const grid::Decomposition& decomp, const fields::LocalShape& shape) {
+// The rows on the ghost layers of the axes that wrap onto the block; with `face_axis` >= 0 only those of that axis.
+WholeRows whole_rows(const grid::Decomposition& decomp, const fields::LocalShape& shape, int face_axis) {
   WholeRows w;
   w.ghost = shape.ghost;
   w.ny = shape.cells[1];
@@ -186,8 +187,9 @@ WholeRows whole_rows(const grid::Decomposition& decomp, const fields::LocalShape
   w.k_lo = wraps_z ? shape.ghost - 1 : shape.ghost;
   w.k_count = shape.cells[2] + (wraps_z ? 2 : 0);
   w.j_count = shape.cells[1];
-  w.y_rows = decomp.wraps_onto_itself(1) ? 2 * w.k_count : 0;
-  w.rows = w.y_rows + (wraps_z ? 2 * w.j_count : 0);
+  const bool y_rows = face_axis == -1 || face_axis == 1, z_rows = face_axis == -1 || face_axis == 2;
+  w.y_rows = decomp.wraps_onto_itself(1) && y_rows ? 2 * w.k_count : 0;
+  w.rows = w.y_rows + (wraps_z && z_rows ? 2 * w.j_count : 0);
   return w;
 }
 
@@ -290,12 +292,28 @@ void HaloExchange::rebind(std::vector<Field> fields) {
 }
 
 HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-                           std::vector<Field> fields, int width, config::CommBackend backend)
-    : context_(&context), decomp_(decomp), shape_(shape), fields_(std::move(fields)), width_(width) {
+                           std::vector<Field> fields, int width, config::CommBackend backend, int face_axis)
+    : context_(&context),
+      decomp_(decomp),
+      shape_(shape),
+      fields_(std::move(fields)),
+      width_(width),
+      face_axis_(face_axis) {
   check_fields();
+  require(face_axis >= -1 && face_axis < 3, "halo exchange: the face axis must be 0, 1, 2 or -1 (all ghosts)");
   label_suffix_ = kernel_label_suffix(fields_, shape_);
   by_rows_ = width_ == 1 && !parallel::row_end_images(decomp_, shape_).empty();
   segments_ = by_rows_ ? plan_halo_by_rows(decomp_, shape_) : plan_halo(decomp_, shape_, width_);
+  if (face_axis >= 0) {
+    // Every rank keeps the same directions, so each message still has its receiver; the order stays as planned.
+    std::erase_if(segments_, [&](const HaloSegment& s) {
+      for (int a = 0; a < 3; ++a) {
+        if ((a == face_axis) != (s.direction[a] != 0)) return true;
+      }
+      return false;
+    });
+    label_suffix_ += " faces " + std::string(1, "xyz"[face_axis]);
+  }
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
   comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();
   transport_ = choose_transport(backend);
@@ -309,6 +327,7 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
     size += segments_[s].points() * static_cast<long long>(fields_.size());
   }
   if (transport_ == Transport::peer) {
+    if (remote_count_ == 0) return;  // no message: every face of the exchange wraps onto the rank (on every rank)
     // The pack writes straight into the neighbours' receive buffers: no send buffer.
     links_ = std::make_shared<PeerLinks>(comm_, segments_, remote_count_, offset_, size);
     recv_ = Buffer(links_->receive_buffer(), size);
@@ -389,7 +408,8 @@ void HaloExchange::begin(bool row_ends_written) {
   require(!in_flight_, "halo exchange: begin() called twice without finish()");
   require(!row_ends_written || by_rows_, "halo exchange: the x ghosts of these fields are not their rows' images");
   if (row_ends_written && remote_count_ == 0) {
-    copy_whole_rows("halo::whole_rows" + label_suffix_, field_access(fields_, shape_), whole_rows(decomp_, shape_));
+    copy_whole_rows("halo::whole_rows" + label_suffix_, field_access(fields_, shape_),
+                    whole_rows(decomp_, shape_, face_axis_));
     in_flight_ = true;
     return;
   }

@@ -32,8 +32,11 @@ class HaloExchange {
   static constexpr int max_fields = 8;
 
   /// Builds the exchange for `fields` (all of `shape`) with `width` <= shape.ghost layers; buffers are allocated here.
+  /// `face_axis` >= 0 keeps only the two ghost faces along that axis, without edges or corners: the ghosts that a
+  /// difference of the fields along it reads at owned points (the normal velocity component's for a divergence).
   HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-               std::vector<Field> fields, int width, config::CommBackend backend = config::CommBackend::automatic);
+               std::vector<Field> fields, int width, config::CommBackend backend = config::CommBackend::automatic,
+               int face_axis = -1);
 
   /// Exchanges `fields` from now on instead of those it was built for (as many, of the same shape).
   void rebind(std::vector<Field> fields);
@@ -97,6 +100,7 @@ class HaloExchange {
   fields::LocalShape shape_;
   std::vector<Field> fields_;
   int width_;
+  int face_axis_ = -1;        // the axis of the only faces exchanged, or -1 for every ghost
   std::string label_suffix_;  // of the kernels' labels: the fields and the block's cells
   Transport transport_ = Transport::mpi;
   bool in_flight_ = false;

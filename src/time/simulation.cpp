@@ -31,6 +31,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -89,6 +90,14 @@ struct Simulation::Impl {
                        !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
     if (overlap_halo) halo.pack_alongside();
+    if (halo.bytes_per_exchange() > 0 && !physics.has_bodies()) {
+      const std::vector<Field> velocity = velocity_fields(state, deck.domain.dimensions);
+      for (int a = 0; a < static_cast<int>(velocity.size()); ++a) {
+        stage_faces.push_back(std::make_unique<parallel::HaloExchange>(
+            context, decomp, shape, std::vector<Field>{velocity[a]}, 1, deck.parallel.halo_backend, a));
+        if (overlap_halo) stage_faces.back()->pack_alongside();
+      }
+    }
     if (pressure_guess.keeps_step_start()) last_good.p = Field();  // the guesses keep it
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
     for (const auto& scalar : physics.scalar_fields()) {
@@ -113,6 +122,26 @@ struct Simulation::Impl {
     boundary.apply(state, stage_dt, start_weight, start_velocity());
   }
 
+  // Rebinds the velocity's exchanges to the state's velocity buffers (after they were swapped).
+  void rebind_velocity_exchanges() {
+    const std::vector<Field> velocity = velocity_fields(state, deck.domain.dimensions);
+    halo.rebind(velocity);
+    for (std::size_t a = 0; a < stage_faces.size(); ++a) stage_faces[a]->rebind({velocity[a]});
+  }
+
+  // Begins the exchange after a stage: the velocity's ghosts the projection reads before its correction (each
+  // component's faces along its own axis, where stage_faces holds them), or all of them.
+  void begin_stage_exchange(bool row_ends_written) {
+    if (stage_faces.empty()) return halo.begin(row_ends_written);
+    for (auto& faces : stage_faces) faces->begin(row_ends_written);
+  }
+
+  // Finishes the exchange begin_stage_exchange() began.
+  void finish_stage_exchange() {
+    if (stage_faces.empty()) return halo.finish();
+    for (auto& faces : stage_faces) faces->finish();
+  }
+
   // Fills ghosts from neighbours, then the physical boundaries (normal faces too when `normal_faces`).
   // `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends to their x ghosts. `alongside`: work
   // that touches no velocity, enqueued while the messages are in flight.
@@ -135,14 +164,26 @@ struct Simulation::Impl {
     }
   }
 
-  // fill_velocity_ghosts(true, stage_dt, start_weight) that also builds the right-hand side of the projection with
-  // weight `stage_dt`: the divergence of the cells that read no ghost from another rank or a physical boundary is
-  // computed while the halo messages are in flight, that of the cells around them after the boundaries are filled.
+  // After a stage: the ghosts the projection reads (begin_stage_exchange), then the physical boundaries with weight
+  // `stage_dt` and start weight `start_weight`. `row_ends_written`: the stage wrote its rows' ends to their x ghosts.
+  void fill_stage_ghosts(Real stage_dt, Real start_weight, bool row_ends_written) {
+    {
+      auto scope = timers.time(Phase::halo);
+      begin_stage_exchange(row_ends_written);
+      finish_stage_exchange();
+    }
+    auto scope = timers.time(Phase::boundary);
+    apply_stage_boundaries(stage_dt, start_weight);
+  }
+
+  // fill_stage_ghosts() that also builds the right-hand side of the projection with weight `stage_dt`: the divergence
+  // of the cells that read no ghost from another rank or a physical boundary is computed while the halo messages are
+  // in flight, that of the cells around them after the boundaries are filled.
   // `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends to their x ghosts.
   void fill_velocity_ghosts_building_rhs(Real stage_dt, Real start_weight, bool row_ends_written) {
     {
       auto scope = timers.time(Phase::halo);
-      halo.begin(row_ends_written);
+      begin_stage_exchange(row_ends_written);
     }
     {
       auto scope = timers.time(Phase::projection);
@@ -150,7 +191,7 @@ struct Simulation::Impl {
     }
     {
       auto scope = timers.time(Phase::halo);
-      halo.finish();
+      finish_stage_exchange();
     }
     {
       auto scope = timers.time(Phase::boundary);
@@ -187,7 +228,7 @@ struct Simulation::Impl {
       if (diagnose) {
         step_diagnostics = projection.correct_into(state, momentum.spare_velocity(), weight, velocity_row_ends);
         momentum.adopt_spare_velocity(state, grid);
-        halo.rebind(velocity_fields(state, deck.domain.dimensions));
+        rebind_velocity_exchanges();
       } else {
         projection.correct(state, weight, velocity_row_ends);
       }
@@ -319,7 +360,7 @@ struct Simulation::Impl {
                          [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
         physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars());
         if (momentum.finish(state, grid)) {
-          halo.rebind(velocity_fields(state, deck.domain.dimensions));
+          rebind_velocity_exchanges();
           if (s == 0) momentum.hand_over_start_velocity(last_good, grid);
         }
       }
@@ -328,7 +369,7 @@ struct Simulation::Impl {
       if (rhs_built) {
         fill_velocity_ghosts_building_rhs(dt * stage.alpha(), stage.beta, momentum.writes_row_ends());
       } else {
-        fill_velocity_ghosts(true, dt * stage.alpha(), stage.beta, momentum.writes_row_ends());
+        fill_stage_ghosts(dt * stage.alpha(), stage.beta, momentum.writes_row_ends());
       }
       if (physics.has_bodies()) {
         predict_with_previous_pressure(dt * stage.alpha());
@@ -426,6 +467,10 @@ struct Simulation::Impl {
   } last_good_step;
   parallel::Reducer reducer;
   parallel::HaloExchange halo;
+  // After a stage, where the velocity's exchange sends messages (and no body forces the velocity before the
+  // projection): each component's ghost faces along its own axis, all that the divergence reads; the correction's
+  // exchange (halo) then fills every ghost. On two ranks split in z this sends a third of the bytes.
+  std::vector<std::unique_ptr<parallel::HaloExchange>> stage_faces;
   grid::OverlapRanges overlap;  // the owned cells split around the velocity halo's late ghosts
   bool overlap_halo = false;    // parallel.overlap, where the velocity halo sends messages to other ranks
   boundary::VelocityBoundary boundary;

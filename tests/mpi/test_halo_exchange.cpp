@@ -228,7 +228,65 @@ std::vector<CommBackend> backends() {
 // Ghost widths: (ghost 1, width 1), (ghost 2, width 1), (ghost 2, width 2).
 const std::array<std::pair<int, int>, 3> ghost_and_width{{{1, 1}, {2, 1}, {2, 2}}};
 
+// An exchange of the faces along one axis only (HaloExchange's face_axis): the ghost faces along it, over the owned
+// points of the other axes, hold the mirrored cells' values; every other ghost holds the poison or, where a segment
+// by whole rows spans the x ghosts, its right value.
+void run_face_case(eddy::parallel::Context& context, const Case& c, int axis) {
+  auto d = decompose_case(context, c);
+  const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
+  std::vector<Field> fields;
+  for (int f = 0; f < c.field_count; ++f) fields.push_back(eddy::fields::make_field("f" + std::to_string(f), s));
+  eddy::parallel::HaloExchange faces(context, d, s, fields, c.width, c.backend, axis);
+  fill(c, d, s, fields, 0, true);
+  faces.exchange();
+  std::string first;
+  for (int side = 0; side < 2; ++side) {
+    Int3 lo{s.ghost, s.ghost, s.ghost}, hi{s.ghost + s.cells[0], s.ghost + s.cells[1], s.ghost + s.cells[2]};
+    lo[axis] = side == 0 ? s.ghost - c.width : s.ghost + s.cells[axis];
+    hi[axis] = lo[axis] + c.width;
+    EXPECT_EQ(count_wrong(c, d, s, fields, 0, lo, hi, &first), 0)
+        << c.text() << " faces along " << axis << ": " << first;
+  }
+  long long wrong = 0;
+  for (int f = 0; f < c.field_count; ++f) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields[f]);
+    for (int k = 0; k < s.extent(2); ++k) {
+      for (int j = 0; j < s.extent(1); ++j) {
+        for (int i = 0; i < s.extent(0); ++i) {
+          bool ghost = false;
+          const Real want = expected_after_exchange(c, d, s, f, {i, j, k}, 0, &ghost);
+          if (ghost && host(i, j, k) != poison && host(i, j, k) != want) ++wrong;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0) << c.text() << " faces along " << axis << ": ghosts off the faces hold wrong values";
+  MPI_Comm_free(&d.comm);
+}
+
 }  // namespace
+
+TEST(HaloExchange, FacesAlongOneAxisOnly) {
+  eddy::parallel::Context context;
+  for (auto backend : backends()) {
+    for (const auto& dims : eddy::test::process_grids(context.size(), 3)) {
+      for (int mask = 0; mask < 8; ++mask) {
+        for (auto [ghost, width] : ghost_and_width) {
+          for (int axis = 0; axis < 3; ++axis) {
+            Case c;
+            c.periodic = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0};
+            c.process_grid = dims;
+            c.ghost = ghost;
+            c.width = width;
+            c.field_count = 1;
+            c.backend = backend;
+            run_face_case(context, c, axis);
+          }
+        }
+      }
+    }
+  }
+}
 
 TEST(HaloExchange, CellFields3DEverySplitEveryPeriodicity) {
   eddy::parallel::Context context;
