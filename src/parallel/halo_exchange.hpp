@@ -1,6 +1,7 @@
 #pragma once
 // Ghost-layer exchange between neighbouring ranks for a fixed set of fields, in one round of messages to every face,
-// edge and corner neighbour (26 in 3D, 8 in 2D), periodic wrap included. begin() packs all fields with one kernel and
+// edge and corner neighbour (26 in 3D, 8 in 2D), periodic wrap included, or to the two face neighbours along one axis
+// only (the ghosts a difference along that axis reads). begin() packs all fields with one kernel and
 // posts every message; finish() waits and unpacks with one kernel. Transports: MPI (CPUs), NCCL send/receive (GPUs),
 // and on GPUs of one node direct writes into the neighbour's receive buffer (parallel/peer_links.hpp), chosen
 // automatically where every neighbour is in reach. Between the two, kernels may update cells that
