@@ -264,32 +264,9 @@ void run_face_case(eddy::parallel::Context& context, const Case& c, int axis) {
   MPI_Comm_free(&d.comm);
 }
 
-}  // namespace
-
-TEST(HaloExchange, FacesAlongOneAxisOnly) {
-  eddy::parallel::Context context;
-  for (auto backend : backends()) {
-    for (const auto& dims : eddy::test::process_grids(context.size(), 3)) {
-      for (int mask = 0; mask < 8; ++mask) {
-        for (auto [ghost, width] : ghost_and_width) {
-          for (int axis = 0; axis < 3; ++axis) {
-            Case c;
-            c.periodic = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0};
-            c.process_grid = dims;
-            c.ghost = ghost;
-            c.width = width;
-            c.field_count = 1;
-            c.backend = backend;
-            run_face_case(context, c, axis);
-          }
-        }
-      }
-    }
-  }
-}
-
-TEST(HaloExchange, CellFields3DEverySplitEveryPeriodicity) {
-  eddy::parallel::Context context;
+// Calls `check` with a 3D case for every transport, process grid, periodicity and ghost width.
+template <class Check>
+void for_every_3d_case(eddy::parallel::Context& context, const Check& check) {
   for (auto backend : backends()) {
     for (const auto& dims : eddy::test::process_grids(context.size(), 3)) {
       for (int mask = 0; mask < 8; ++mask) {
@@ -300,11 +277,26 @@ TEST(HaloExchange, CellFields3DEverySplitEveryPeriodicity) {
           c.ghost = ghost;
           c.width = width;
           c.backend = backend;
-          run_case(context, c);
+          check(c);
         }
       }
     }
   }
+}
+
+}  // namespace
+
+TEST(HaloExchange, FacesAlongOneAxisOnly) {
+  eddy::parallel::Context context;
+  for_every_3d_case(context, [&](Case c) {
+    c.field_count = 1;
+    for (int axis = 0; axis < 3; ++axis) run_face_case(context, c, axis);
+  });
+}
+
+TEST(HaloExchange, CellFields3DEverySplitEveryPeriodicity) {
+  eddy::parallel::Context context;
+  for_every_3d_case(context, [&](const Case& c) { run_case(context, c); });
 }
 
 TEST(HaloExchange, CellFields2DEverySplitEveryPeriodicity) {
