@@ -116,7 +116,7 @@ struct OutputConfig {
   long long checkpoint_interval_steps = 0;  ///< 0 = only at the end and on signals
   int keep_checkpoints = 3;
   long long log_interval = 10;    ///< print a diagnostics line every N steps
-  bool exact_phase_times = true;  ///< fence the device at the end of each timed phase (false: host time only)
+  bool exact_phase_times = true;  ///< charge each phase its device work (core/phase_timers.hpp; false: host time only)
 
   bool operator==(const OutputConfig&) const = default;
 };

@@ -13,6 +13,8 @@
 namespace eddy {
 namespace {
 
+bool recording_now = false;  // a LaunchGraph is capturing the compute stream
+
 #if defined(KOKKOS_ENABLE_CUDA)
 void check(cudaError_t result, const char* call) {
   if (result != cudaSuccess) throw Error(std::string(call) + " failed: " + cudaGetErrorString(result));
@@ -35,6 +37,8 @@ LaunchGraph::~LaunchGraph() {
   }
 #endif
 }
+
+bool LaunchGraph::recording() { return recording_now; }
 
 void LaunchGraph::run(const void* first, const void* second, int variant, const std::function<void()>& enqueue) {
   if (!enabled_ || KernelTimer::active()) return enqueue();
@@ -62,11 +66,13 @@ void LaunchGraph::record(Recording& recording, const std::function<void()>& enqu
   const cudaStream_t stream = ExecSpace().cuda_stream();
   check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture");
   std::string failure;
+  recording_now = true;
   try {
     enqueue();
   } catch (const std::exception& e) {
     failure = e.what();
   }
+  recording_now = false;
   cudaGraph_t graph = nullptr;
   const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
   if (failure.empty() && ended != cudaSuccess) failure = cudaGetErrorString(ended);

@@ -25,6 +25,8 @@ class LaunchGraph {
   void run(const void* first, const void* second, int variant, const std::function<void()>& enqueue);
   /// True while calls are recorded and replayed.
   bool active() const { return enabled_; }
+  /// True while some launch graph records the compute stream (nothing enqueued then runs until the graph is launched).
+  static bool recording();
 
  private:
   struct Recording {

@@ -70,9 +70,9 @@ void GhostFiller::fill(Field f) {
 void GhostFiller::exchange(Field f) {
   if (!has_messages_or_copies_) return;
   auto& halo = halo_for(f);
-  // Where phases fence, an exchange timed on the device is charged after the solve (make_poisson_solver), not by its
-  // enqueueing here.
-  const bool charged_after = halo.timed() && level_.timers != nullptr && level_.timers->fences();
+  // Where phases are timed exactly, an exchange timed on the device is charged after the solve (make_poisson_solver),
+  // not by its enqueueing here.
+  const bool charged_after = halo.timed() && level_.timers != nullptr && level_.timers->exact();
   CommunicationScope scope(charged_after ? nullptr : level_.timers, Phase::poisson_halo, halo.blocks_host());
   halo.exchange();
 }

@@ -214,24 +214,18 @@ std::array<PressureBoundary, 6> pressure_boundaries(const config::BoundaryConfig
 
 namespace {
 
-// A solver whose exchanges that only enqueue stream work are timed on the device: after each solve, where phases
-// fence, their time moves from the phase the solve runs in (poisson) to poisson_halo. The clock is read after a fence
-// that the enclosing phase would make at its end anyway.
+// A solver whose exchanges that only enqueue stream work are timed on the device: where phases are timed exactly,
+// their time moves after each solve from the phase the solve runs in (poisson) to poisson_halo. The clock is read when
+// the timers next wait for the device (PhaseTimers::step()), not here.
 class ExchangeTimedSolver : public PoissonSolver {
  public:
-  ExchangeTimedSolver(std::unique_ptr<parallel::ExchangeClock> clock, std::unique_ptr<PoissonSolver> solver,
+  ExchangeTimedSolver(std::shared_ptr<parallel::ExchangeClock> clock, std::unique_ptr<PoissonSolver> solver,
                       PhaseTimers& timers)
       : clock_(std::move(clock)), solver_(std::move(solver)), timers_(&timers) {}
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
     PoissonStats stats = solver_->solve(phi, rhs, request);
-    if (clock_->timing() && timers_->fences()) {
-      ExecSpace().fence("poisson::exchanges_timed");
-      double seconds = 0;
-      {
-        auto scope = timers_->time(Phase::poisson_halo, PhaseTimers::Wait::never);
-        seconds = clock_->take_seconds();
-      }
-      timers_->move_from_open_scope(Phase::poisson_halo, seconds);
+    if (clock_->timing() && timers_->exact()) {
+      timers_->move_from_open_scope(Phase::poisson_halo, [clock = clock_] { return clock->take_seconds(); });
     }
     return stats;
   }
@@ -240,7 +234,7 @@ class ExchangeTimedSolver : public PoissonSolver {
   std::string hierarchy() const override { return solver_->hierarchy(); }
 
  private:
-  std::unique_ptr<parallel::ExchangeClock> clock_;
+  std::shared_ptr<parallel::ExchangeClock> clock_;  // shared with the timers until they read it
   std::unique_ptr<PoissonSolver> solver_;
   PhaseTimers* timers_;
 };
@@ -266,10 +260,10 @@ std::unique_ptr<PoissonSolver> make_poisson_solver(const config::PoissonConfig& 
                                                    parallel::Context& context, const parallel::Reducer& reducer) {
   require(config.max_iterations >= 1, "pressure.max_iterations must be at least 1");
   if (problem.timers == nullptr) return make_solver_of_type(config, problem, context, reducer);
-  auto clock = std::make_unique<parallel::ExchangeClock>();
+  auto clock = std::make_shared<parallel::ExchangeClock>();
   PoissonProblem timed = problem;
   timed.exchange_clock = clock.get();
-  return std::make_unique<ExchangeTimedSolver>(std::move(clock), make_solver_of_type(config, timed, context, reducer),
+  return std::make_unique<ExchangeTimedSolver>(clock, make_solver_of_type(config, timed, context, reducer),
                                                *problem.timers);
 }
 

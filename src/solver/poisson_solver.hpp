@@ -87,8 +87,8 @@ class PoissonSolver {
 std::array<PressureBoundary, 6> pressure_boundaries(const config::BoundaryConfig& boundary, int dimensions);
 
 /// Builds the solver the deck asks for. With phase timers, its exchanges that only enqueue stream work (peer links,
-/// NCCL; inside CUDA graphs too) are timed on the device and, where phases fence, charged to poisson_halo after each
-/// solve.
+/// NCCL; inside CUDA graphs too) are timed on the device and, where phases are timed exactly, charged to poisson_halo
+/// after each solve.
 std::unique_ptr<PoissonSolver> make_poisson_solver(const config::PoissonConfig& config, const PoissonProblem& problem,
                                                    parallel::Context& context, const parallel::Reducer& reducer);
 

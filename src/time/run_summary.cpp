@@ -80,7 +80,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   const std::string verdict = scaling_verdict(facts);
   const double communication = facts.communication_share();
   const double poisson_communication = facts.poisson_halo_share + facts.poisson_reduction_share;
-  // The solver's exchanges are measured where MPI blocks the host, or on the device clock where phases fence; its
+  // The solver's exchanges are measured where MPI blocks the host, or on the device clock with exact phase times; its
   // reductions where they go through MPI. NCCL reductions count by their enqueueing.
   const bool halo_measured = local.halo_backend == "mpi" || local.exact_phase_times;
   const bool reductions_measured = local.reduction_backend != "nccl";

@@ -13,12 +13,13 @@
 // halo exchange and reduction (velocity, diagnostics and pressure solve), waiting for other ranks included;
 // poisson_solve_share the whole solve; poisson_communication_share its halo exchanges and reductions.
 // poisson_communication_timing is "measured" where the solver's communication blocks the host (MPI). On GPUs (NCCL or
-// peer) the transfers run asynchronously on the device: there it is "reductions_enqueue_only" where phases fence (the
-// halo exchanges are timed on the device, parallel/exchange_clock.hpp, CUDA graphs included; the NCCL reductions and
-// the coarse gather count by their enqueueing, their transfers as poisson), and "enqueue_only" where they do not
+// peer) the transfers run asynchronously on the device: there it is "reductions_enqueue_only" with exact phase times
+// (the halo exchanges are timed on the device, parallel/exchange_clock.hpp, CUDA graphs included; the NCCL reductions
+// and the coarse gather count by their enqueueing, their transfers as poisson), and "enqueue_only" where they do not
 // (every transfer counts as poisson, as do the exchanges inside V-cycles replayed as CUDA graphs).
-// phase_timing is "exact" when every phase fenced the device at its end (the default) and "host_only" with
-// output.exact_phase_times: false, where a phase's kernels still running at its end are charged to later phases.
+// phase_timing is "exact" when every phase was charged its device work (the default; core/phase_timers.hpp) and
+// "host_only" with output.exact_phase_times: false, where a phase's kernels still running at its end are charged to
+// later phases.
 #include "core/kernel_timer.hpp"
 #include "core/phase_timers.hpp"
 #include "grid/decomposition.hpp"
@@ -39,7 +40,7 @@ struct RunMeasurements {
   std::string halo_backend, reduction_backend, poisson_solver, stop_reason;
   double final_time = 0;
   long long final_step = 0;
-  bool exact_phase_times = true;     ///< the phase timers fenced the device (output.exact_phase_times)
+  bool exact_phase_times = true;     ///< the phase timers charged device work (output.exact_phase_times)
   long long poisson_iterations = 0;  ///< the pressure solver's iterations over those steps, every stage's solve
 };
 

@@ -585,7 +585,7 @@ int Simulation::run() {
                            stop_reason,
                            s.sim_time,
                            s.step_count,
-                           s.timers.fences()};
+                           s.timers.exact()};
   for (const StepRecord& record : s.history) {
     if (record.step > first_step) measured.poisson_iterations += record.poisson_iterations;
   }
@@ -604,7 +604,7 @@ bool Simulation::finished() const { return impl_->finished(); }
 void Simulation::add_step_observer(StepObserver observer) { impl_->observers.push_back(std::move(observer)); }
 const fields::FlowState& Simulation::state() const { return impl_->state; }
 const grid::Decomposition& Simulation::decomposition() const { return impl_->decomp; }
-void Simulation::set_phase_fences(bool fence) { impl_->timers.set_fence(fence); }
+void Simulation::set_exact_phase_times(bool exact) { impl_->timers.set_exact(exact); }
 double Simulation::time() const { return impl_->sim_time; }
 double Simulation::kinetic_energy() const { return impl_->kinetic_energy; }
 long long Simulation::step() const { return impl_->step_count; }

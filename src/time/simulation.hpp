@@ -47,9 +47,9 @@ class Simulation {
   /// Takes up to `steps` steps, stopping early at end_time or max_steps, writing nothing; returns the steps taken.
   /// Throws time::Diverged (time/blow_up.hpp) when a step leaves NaN/Inf or blows up.
   long long advance(long long steps);
-  /// Whether the phase timers wait for the device at the end of each phase (exact shares, the default) or time the
-  /// host only, which saves a device synchronisation per phase on grids whose steps are short.
-  void set_phase_fences(bool fence);
+  /// Whether the phase timers charge each phase its device work (exact shares, the default) or time the host only,
+  /// which saves two CUDA events per phase on grids whose steps are short.
+  void set_exact_phase_times(bool exact);
   /// True once end_time or max_steps is reached.
   bool finished() const;
   /// Registers a call made after every step, inside the timed output phase.
