@@ -31,10 +31,10 @@ namespace eddy::parallel {
 class HaloExchange {
  public:
   static constexpr int max_fields = 8;
-  /// Points of one field from which the peer transport packs a segment into a send buffer of its own and moves it to
-  /// the neighbour by the GPU's copy engine, instead of packing it straight into the neighbour's buffer: the engine
-  /// moves it at the link's rate and leaves the multiprocessors to the kernels beside the exchange; on small segments
-  /// its start-up cost dominates.
+  /// Points of one field from which the peer transport sends a box of owned points that lies in place by the GPU's
+  /// copy engine instead of the pack kernel. One 2 MiB face took 14.4 us by the engine and 35.6 us by the pack on two
+  /// H200 (tests/perf/RESULTS.md), and the engine leaves the multiprocessors to the kernels beside the exchange; on
+  /// small boxes its start-up cost dominates.
   static constexpr long long engine_min_points = 1 << 15;
 
   /// Builds the exchange for `fields` (all of `shape`) with `width` <= shape.ghost layers; buffers are allocated here.
@@ -116,7 +116,6 @@ class HaloExchange {
   int remote_count_ = 0;
   bool by_rows_ = false;           // plan_halo_by_rows()
   std::vector<long long> offset_;  // start of each remote segment in the buffers (all fields)
-  std::vector<bool> engine_;       // peer transport: remote segment s goes by the copy engine
   Buffer send_, recv_;             // [remote segment][field][point]
   Kokkos::View<Real*, Kokkos::HostSpace> send_host_, recv_host_;
   bool staged_ = false;  // MPI with device memory the host cannot reach: copy through the host

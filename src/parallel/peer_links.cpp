@@ -189,9 +189,15 @@ void PeerLinks::wait_until_sent() { device_->await_and_clear(&Neighbour::own_arr
 
 void PeerLinks::announce_consumed() { device_->set(&Neighbour::unpacked, device_->stream); }
 
-void PeerLinks::copy_by_engine(int segment, const Real* from, long long count, const ExecSpace& on) {
-  check_cuda(cudaMemcpyAsync(targets_[segment], from, sizeof(Real) * count, cudaMemcpyDefault, on.cuda_stream()),
-             "cudaMemcpyAsync(peer segment)");
+void PeerLinks::copy_box(const Real* from, const Int3& dims, int stride_y, int stride_z, Real* to,
+                         const ExecSpace& on) {
+  const std::size_t row_bytes = sizeof(Real) * dims[0];
+  for (int z = 0; z < dims[2]; ++z) {
+    check_cuda(cudaMemcpy2DAsync(to + static_cast<std::size_t>(z) * dims[0] * dims[1], row_bytes,
+                                 from + static_cast<std::size_t>(z) * stride_z, sizeof(Real) * stride_y, row_bytes,
+                                 dims[1], cudaMemcpyDefault, on.cuda_stream()),
+               "cudaMemcpy2DAsync(peer box)");
+  }
 }
 
 #else
@@ -212,7 +218,7 @@ void PeerLinks::wait_until_consumed(const ExecSpace&) {}
 void PeerLinks::announce_sent(const ExecSpace&) {}
 void PeerLinks::wait_until_sent() {}
 void PeerLinks::announce_consumed() {}
-void PeerLinks::copy_by_engine(int, const Real*, long long, const ExecSpace&) {}
+void PeerLinks::copy_box(const Real*, const Int3&, int, int, Real*, const ExecSpace&) {}
 
 #endif
 

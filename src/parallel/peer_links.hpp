@@ -1,7 +1,8 @@
 #pragma once
 // Halo messages between GPUs of one node, written by the pack kernel straight into the neighbour's receive buffer
-// (CUDA IPC over NVLink or PCIe), with no library call per message; large segments are packed locally and moved by the
-// GPU's copy engine (copy_by_engine).
+// (CUDA IPC over NVLink or PCIe), with no staging and no library call per message. Large boxes of owned points go by
+// the GPU's copy engine instead (copy_box), which moves them at the link's rate and leaves the multiprocessors to the
+// kernels running beside the exchange.
 //
 // The ranks signal each other on the device: past its receive buffer every rank exports two flags per neighbour,
 // `arrived` (the neighbour's pack of this round is in the buffer) and `unpacked` (the neighbour has unpacked what this
@@ -46,8 +47,9 @@ class PeerLinks {
   void wait_until_sent();
   /// After an unpack: the compute stream tells every neighbour that its buffer is free again.
   void announce_consumed();
-  /// Enqueues on the stream of `on` a copy-engine copy of `count` values at `from` to where `segment` goes.
-  void copy_by_engine(int segment, const Real* from, long long count, const ExecSpace& on);
+  /// Enqueues on the stream of `on` a copy-engine copy of the box of `dims` points at `from` (rows `stride_y` and
+  /// planes `stride_z` values apart) to `to`, packed x fastest.
+  static void copy_box(const Real* from, const Int3& dims, int stride_y, int stride_z, Real* to, const ExecSpace& on);
 
  private:
   struct Device;  // CUDA handles (GPU builds)
