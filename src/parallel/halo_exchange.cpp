@@ -447,8 +447,8 @@ void HaloExchange::begin(bool row_ends_written) {
   std::vector<int> by_kernel, by_engine;
   for (int s = 0; s < (aside ? remote_count_ : count); ++s) {
     const HaloSegment& seg = segments_[s];
-    const bool engine = peer && !seg.local && seg.points() >= HaloExchange::engine_min_points &&
-                        sent_in_place(seg, shape_, row_ends_written);
+    const bool engine =
+        peer && !seg.local && seg.points() >= HaloExchange::engine_min_points && sent_in_place(seg, shape_, row_ends_written);
     (engine ? by_engine : by_kernel).push_back(s);
   }
   const auto access = field_access(fields_, shape_);
