@@ -84,21 +84,21 @@ KOKKOS_INLINE_FUNCTION RowChunk decode(const SegmentTable& table, int idx) {
   return r;
 }
 
-SegmentTable make_table(const std::vector<HaloSegment>& segments, const std::vector<int>& which, int fields,
-                        bool send_side, const std::vector<Real*>& base) {
+SegmentTable make_table(const std::vector<HaloSegment>& segments, int first, int last, int fields, bool send_side,
+                        const std::vector<Real*>& base) {
   SegmentTable t{};
-  const int count = static_cast<int>(which.size());
+  const int count = last - first;
   t.count = count;
   t.item_start[0] = 0;
   for (int s = 0; s < count; ++s) {
-    const auto& seg = segments[which[s]];
+    const auto& seg = segments[first + s];
     const Int3& lo = send_side && !seg.local ? seg.send_lo : seg.recv_lo;
     for (int a = 0; a < 3; ++a) {
       t.lo[3 * s + a] = lo[a];
       t.dims[3 * s + a] = seg.dims[a];
     }
     t.local[s] = seg.local;
-    t.base[s] = seg.local ? nullptr : base[which[s]];
+    t.base[s] = seg.local ? nullptr : base[first + s];
     t.points[s] = static_cast<int>(seg.points());
     const int chunk = std::min(seg.dims[0], row_chunk);
     t.chunks[s] = (seg.dims[0] + chunk - 1) / chunk;
@@ -109,35 +109,15 @@ SegmentTable make_table(const std::vector<HaloSegment>& segments, const std::vec
   return t;
 }
 
-// The segment indices [first, last).
-std::vector<int> segment_range(int first, int last) {
-  std::vector<int> which;
-  for (int s = first; s < last; ++s) which.push_back(s);
-  return which;
-}
-
-// Whether the owned box that `seg` sends lies in place in the fields: no index of it wraps onto the block, but for x
-// ghosts that hold their rows' ends already.
-bool sent_in_place(const HaloSegment& seg, const fields::LocalShape& shape, bool row_ends_written) {
-  for (int a = 0; a < 3; ++a) {
-    const int rim = a == 0 && row_ends_written ? 1 : 0;
-    const int lo = seg.send_lo[a], hi = lo + seg.dims[a];
-    if (lo < shape.ghost - rim || hi > shape.ghost + shape.cells[a] + rim) return false;
-  }
-  return true;
-}
-
 // One kernel for all fields and segments: remote segments are packed at their base (a send buffer, or the
-// neighbour's receive buffer), local ones are copied from the owned cells they mirror straight into the ghosts. A timed
-// exchange runs it even with no segment, for its stamp.
+// neighbour's receive buffer), local ones are copied from the owned cells they mirror straight into the ghosts.
 void pack(const std::string& label, const FieldAccess f, const SegmentTable table, const ExecSpace& space,
           const ExchangeStamps stamps = {}) {
   const int total = table.item_start[table.count];
-  if (total == 0 && stamps.words == nullptr) return;
+  if (total == 0) return;
   Kokkos::parallel_for(
-      label, Range(space, 0, total > 0 ? total : 1), KOKKOS_LAMBDA(int idx) {
+      label, Range(space, 0, total), KOKKOS_LAMBDA(int idx) {
         if (idx == 0) stamps.packing();
-        if (idx >= total) return;
         const RowChunk r = decode(table, idx);
         Real* data = f.data[r.field];
         const int row_source =
@@ -443,30 +423,16 @@ void HaloExchange::begin(bool row_ends_written) {
   const int fields = static_cast<int>(fields_.size());
   int count = static_cast<int>(segments_.size());
   while (row_ends_written && count > 0 && segments_[count - 1].direction[0] != 0) --count;  // the x faces come last
-  // The peer transport sends large boxes that lie in place by the copy engine, the others by the pack kernel.
-  std::vector<int> by_kernel, by_engine;
-  for (int s = 0; s < (aside ? remote_count_ : count); ++s) {
-    const HaloSegment& seg = segments_[s];
-    const bool engine =
-        peer && !seg.local && seg.points() >= HaloExchange::engine_min_points && sent_in_place(seg, shape_, row_ends_written);
-    (engine ? by_engine : by_kernel).push_back(s);
-  }
   const auto access = field_access(fields_, shape_);
-  pack("halo::pack" + label_suffix_, access, make_table(segments_, by_kernel, fields, true, base), packing, stamps_);
-  for (const int s : by_engine) {
-    const HaloSegment& seg = segments_[s];
-    const int at = seg.send_lo[0] + access.stride_y * seg.send_lo[1] + access.stride_z * seg.send_lo[2];
-    for (int f = 0; f < fields; ++f) {
-      PeerLinks::copy_box(access.data[f] + at, seg.dims, access.stride_y, access.stride_z, base[s] + f * seg.points(),
-                          packing);
-    }
-  }
   if (aside) {
     // The copies of periodic wraps fill ghosts that the kernels enqueued before finish() may read (only ghosts filled
     // by other ranks are off limits to them): they run on the compute stream, the packs for the neighbours beside it.
+    pack("halo::pack" + label_suffix_, access, make_table(segments_, 0, remote_count_, fields, true, base), packing,
+         stamps_);
     pack("halo::wrap" + label_suffix_, access,
-         make_table(segments_, segment_range(remote_count_, std::max(count, remote_count_)), fields, true, base),
-         ExecSpace());
+         make_table(segments_, remote_count_, std::max(count, remote_count_), fields, true, base), ExecSpace());
+  } else {
+    pack("halo::pack" + label_suffix_, access, make_table(segments_, 0, count, fields, true, base), packing, stamps_);
   }
   in_flight_ = true;
   if (remote_count_ == 0) return;
@@ -503,8 +469,7 @@ void HaloExchange::finish() {
   std::vector<Real*> base(remote_count_);
   for (int s = 0; s < remote_count_; ++s) base[s] = recv_.data() + offset_[s];
   unpack("halo::unpack" + label_suffix_, field_access(fields_, shape_),
-         make_table(segments_, segment_range(0, remote_count_), static_cast<int>(fields_.size()), false, base),
-         stamps_);
+         make_table(segments_, 0, remote_count_, static_cast<int>(fields_.size()), false, base), stamps_);
   if (transport_ == Transport::peer) links_->announce_consumed();
 }
 

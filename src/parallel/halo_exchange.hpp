@@ -31,11 +31,6 @@ namespace eddy::parallel {
 class HaloExchange {
  public:
   static constexpr int max_fields = 8;
-  /// Points of one field from which the peer transport sends a box of owned points that lies in place by the GPU's
-  /// copy engine instead of the pack kernel. One 2 MiB face took 14.4 us by the engine and 35.6 us by the pack on two
-  /// H200 (tests/perf/RESULTS.md), and the engine leaves the multiprocessors to the kernels beside the exchange; on
-  /// small boxes its start-up cost dominates.
-  static constexpr long long engine_min_points = 1 << 15;
 
   /// Builds the exchange for `fields` (all of `shape`) with `width` <= shape.ghost layers; buffers are allocated here.
   /// `face_axis` >= 0 keeps only the two ghost faces along that axis, without edges or corners: the ghosts that a

@@ -189,17 +189,6 @@ void PeerLinks::wait_until_sent() { device_->await_and_clear(&Neighbour::own_arr
 
 void PeerLinks::announce_consumed() { device_->set(&Neighbour::unpacked, device_->stream); }
 
-void PeerLinks::copy_box(const Real* from, const Int3& dims, int stride_y, int stride_z, Real* to,
-                         const ExecSpace& on) {
-  const std::size_t row_bytes = sizeof(Real) * dims[0];
-  for (int z = 0; z < dims[2]; ++z) {
-    check_cuda(cudaMemcpy2DAsync(to + static_cast<std::size_t>(z) * dims[0] * dims[1], row_bytes,
-                                 from + static_cast<std::size_t>(z) * stride_z, sizeof(Real) * stride_y, row_bytes,
-                                 dims[1], cudaMemcpyDefault, on.cuda_stream()),
-               "cudaMemcpy2DAsync(peer box)");
-  }
-}
-
 #else
 
 struct PeerLinks::Device {};
@@ -218,7 +207,6 @@ void PeerLinks::wait_until_consumed(const ExecSpace&) {}
 void PeerLinks::announce_sent(const ExecSpace&) {}
 void PeerLinks::wait_until_sent() {}
 void PeerLinks::announce_consumed() {}
-void PeerLinks::copy_box(const Real*, const Int3&, int, int, Real*, const ExecSpace&) {}
 
 #endif
 

@@ -1,8 +1,6 @@
 #pragma once
 // Halo messages between GPUs of one node, written by the pack kernel straight into the neighbour's receive buffer
-// (CUDA IPC over NVLink or PCIe), with no staging and no library call per message. Large boxes of owned points go by
-// the GPU's copy engine instead (copy_box), which moves them at the link's rate and leaves the multiprocessors to the
-// kernels running beside the exchange.
+// (CUDA IPC over NVLink or PCIe), with no staging and no library call per message.
 //
 // The ranks signal each other on the device: past its receive buffer every rank exports two flags per neighbour,
 // `arrived` (the neighbour's pack of this round is in the buffer) and `unpacked` (the neighbour has unpacked what this
@@ -47,9 +45,6 @@ class PeerLinks {
   void wait_until_sent();
   /// After an unpack: the compute stream tells every neighbour that its buffer is free again.
   void announce_consumed();
-  /// Enqueues on the stream of `on` a copy-engine copy of the box of `dims` points at `from` (rows `stride_y` and
-  /// planes `stride_z` values apart) to `to`, packed x fastest.
-  static void copy_box(const Real* from, const Int3& dims, int stride_y, int stride_z, Real* to, const ExecSpace& on);
 
  private:
   struct Device;  // CUDA handles (GPU builds)
