@@ -154,7 +154,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
 
   const double before = device_bytes_in_use();
   const bool time_kernels = options.given("kernel-times");
-  config::Deck deck = taylor_green_deck(cells, n, warmup + (time_kernels ? 3 : 2) * steps, pressure, out_dir);
+  config::Deck deck = taylor_green_deck(cells, n, warmup + (time_kernels ? 4 : 3) * steps, pressure, out_dir);
   deck.parallel.overlap = !options.given("no-overlap");  // the halo exchange finished before the divergence
   deck.time.scheme = *scheme;
   time::Simulation sim(deck, context, time::RunOptions{"", true});
@@ -171,15 +171,24 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   const auto& history = sim.history();
   const std::size_t timed_end = history.size();
 
-  // The same number of steps again with phase timers that read the host clock only: what exact shares cost (later
-  // steps of the flow, which may take more V-cycles).
-  sim.set_exact_phase_times(false);
-  parallel::check_mpi(MPI_Barrier(context.comm()), "MPI_Barrier(bench step)");
-  timer.reset();
-  const long long unfenced_taken = sim.advance(steps);
-  ExecSpace().fence("bench::steps_unfenced");
-  double unfenced = timer.seconds();
-  parallel::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &unfenced, 1, MPI_DOUBLE, MPI_MAX, context.comm()), "MPI_Allreduce");
+  // What exact phase times cost: as many steps again in pairs, one with exact phase times and one with phase timers
+  // that read the host clock only, each timed alone, so that both timings see the same stretch of the flow.
+  double alternating[2] = {0, 0};  // exact, host-timed
+  long long alternating_taken[2] = {0, 0};
+  for (long long s = 0; s < steps; ++s) {
+    for (int host_timed = 0; host_timed < 2; ++host_timed) {
+      sim.set_exact_phase_times(host_timed == 0);
+      parallel::check_mpi(MPI_Barrier(context.comm()), "MPI_Barrier(bench step)");
+      timer.reset();
+      alternating_taken[host_timed] += sim.advance(1);
+      ExecSpace().fence("bench::alternating_step");
+      alternating[host_timed] += timer.seconds();
+    }
+  }
+  sim.set_exact_phase_times(true);
+  parallel::check_mpi(MPI_Allreduce(MPI_IN_PLACE, alternating, 2, MPI_DOUBLE, MPI_MAX, context.comm()),
+                      "MPI_Allreduce");
+  const std::size_t alternating_end = history.size();
 
   // With --kernel-times, as many steps again with every kernel fenced and timed alone.
   std::vector<KernelTime> kernels;
@@ -198,10 +207,11 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
       time_kernels && context.size() > 1 ? parallel::slowest_rank_seconds(kernels, context) : std::vector<double>{};
 
   PhaseSums phase{};
-  int cycles = 0, unfenced_cycles = 0;
-  // The unfenced steps only: --kernel-times appends its own steps to the history after them.
-  const std::size_t unfenced_end = timed_end + static_cast<std::size_t>(unfenced_taken);
-  for (std::size_t s = timed_end; s < unfenced_end; ++s) unfenced_cycles += history[s].poisson_iterations;
+  int cycles = 0, alternating_cycles[2] = {0, 0};
+  // The alternating steps follow the timed ones in the history, exact first; --kernel-times appends its own after them.
+  for (std::size_t s = timed_end; s < alternating_end; ++s) {
+    alternating_cycles[(s - timed_end) % 2] += history[s].poisson_iterations;
+  }
   for (std::size_t s = timed_end - taken; s < timed_end; ++s) {
     for (int p = 0; p < static_cast<int>(Phase::count); ++p) phase[p] += history[s].phase_seconds[p];
     cycles += history[s].poisson_iterations;
@@ -230,10 +240,13 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
     std::printf("  %-40s %12.4f\n", "ns per cell per step per rank", ns_per_cell_step * context.size());
     std::printf("  %-40s %12.3e\n", "cell updates per second", total_cells * taken / seconds);
     std::printf("  %-40s %12.2f\n", "V-cycles per step (3 stages)", static_cast<double>(cycles) / taken);
-    if (unfenced_taken > 0) {
-      std::printf("  %-40s %12.3f\n", "time per step, phases host-timed [ms]", 1e3 * unfenced / unfenced_taken);
-      std::printf("  %-40s %12.2f\n", "V-cycles per step, phases host-timed",
-                  static_cast<double>(unfenced_cycles) / unfenced_taken);
+    const char* timing_names[2] = {"exact", "host-timed"};
+    for (int t = 0; t < 2; ++t) {
+      if (alternating_taken[t] == 0) continue;
+      std::printf("  %-40s %12.3f\n", ("time per step in turn, " + std::string(timing_names[t]) + " [ms]").c_str(),
+                  1e3 * alternating[t] / alternating_taken[t]);
+      std::printf("  %-40s %12.2f\n", ("V-cycles per step in turn, " + std::string(timing_names[t])).c_str(),
+                  static_cast<double>(alternating_cycles[t]) / alternating_taken[t]);
     }
     if (state_bytes > 0) {
       std::printf("  %-40s %12.1f\n", "device bytes per cell (rank 0)", state_bytes / local_cells);
