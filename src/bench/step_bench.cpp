@@ -172,23 +172,27 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   const std::size_t timed_end = history.size();
 
   // What exact phase times cost: as many steps again in pairs, one with exact phase times and one with phase timers
-  // that read the host clock only, each timed alone, so that both timings see the same stretch of the flow.
+  // that read the host clock only, each timed alone, so that both timings see the same stretch of the flow. Every
+  // other pair runs the host-timed step first: the flow's V-cycles per step may alternate between steps.
   double alternating[2] = {0, 0};  // exact, host-timed
   long long alternating_taken[2] = {0, 0};
-  for (long long s = 0; s < steps; ++s) {
-    for (int host_timed = 0; host_timed < 2; ++host_timed) {
+  std::vector<int> timing_of_step;  // 0 exact, 1 host-timed, per step in turn
+  for (long long pair = 0; pair < steps; ++pair) {
+    for (int turn = 0; turn < 2; ++turn) {
+      const int host_timed = pair % 2 == 0 ? turn : 1 - turn;
       sim.set_exact_phase_times(host_timed == 0);
       parallel::check_mpi(MPI_Barrier(context.comm()), "MPI_Barrier(bench step)");
       timer.reset();
-      alternating_taken[host_timed] += sim.advance(1);
-      ExecSpace().fence("bench::alternating_step");
+      const long long taken_now = sim.advance(1);
+      ExecSpace().fence("bench::step_in_turn");
       alternating[host_timed] += timer.seconds();
+      alternating_taken[host_timed] += taken_now;
+      if (taken_now > 0) timing_of_step.push_back(host_timed);
     }
   }
   sim.set_exact_phase_times(true);
   parallel::check_mpi(MPI_Allreduce(MPI_IN_PLACE, alternating, 2, MPI_DOUBLE, MPI_MAX, context.comm()),
                       "MPI_Allreduce");
-  const std::size_t alternating_end = history.size();
 
   // With --kernel-times, as many steps again with every kernel fenced and timed alone.
   std::vector<KernelTime> kernels;
@@ -208,9 +212,9 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
 
   PhaseSums phase{};
   int cycles = 0, alternating_cycles[2] = {0, 0};
-  // The alternating steps follow the timed ones in the history, exact first; --kernel-times appends its own after them.
-  for (std::size_t s = timed_end; s < alternating_end; ++s) {
-    alternating_cycles[(s - timed_end) % 2] += history[s].poisson_iterations;
+  // The steps in turn follow the timed ones in the history; --kernel-times appends its own after them.
+  for (std::size_t s = 0; s < timing_of_step.size(); ++s) {
+    alternating_cycles[timing_of_step[s]] += history[timed_end + s].poisson_iterations;
   }
   for (std::size_t s = timed_end - taken; s < timed_end; ++s) {
     for (int p = 0; p < static_cast<int>(Phase::count); ++p) phase[p] += history[s].phase_seconds[p];
