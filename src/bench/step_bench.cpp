@@ -174,8 +174,8 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   // What exact phase times cost: as many steps again in pairs, one with exact phase times and one with phase timers
   // that read the host clock only, each timed alone, so that both timings see the same stretch of the flow. Every
   // other pair runs the host-timed step first: the flow's V-cycles per step may alternate between steps.
-  double alternating[2] = {0, 0};  // exact, host-timed
-  long long alternating_taken[2] = {0, 0};
+  double in_turn[2] = {0, 0};  // exact, host-timed
+  long long in_turn_taken[2] = {0, 0};
   std::vector<int> timing_of_step;  // 0 exact, 1 host-timed, per step in turn
   for (long long pair = 0; pair < steps; ++pair) {
     for (int turn = 0; turn < 2; ++turn) {
@@ -185,14 +185,13 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
       timer.reset();
       const long long taken_now = sim.advance(1);
       ExecSpace().fence("bench::step_in_turn");
-      alternating[host_timed] += timer.seconds();
-      alternating_taken[host_timed] += taken_now;
+      in_turn[host_timed] += timer.seconds();
+      in_turn_taken[host_timed] += taken_now;
       if (taken_now > 0) timing_of_step.push_back(host_timed);
     }
   }
   sim.set_exact_phase_times(true);
-  parallel::check_mpi(MPI_Allreduce(MPI_IN_PLACE, alternating, 2, MPI_DOUBLE, MPI_MAX, context.comm()),
-                      "MPI_Allreduce");
+  parallel::check_mpi(MPI_Allreduce(MPI_IN_PLACE, in_turn, 2, MPI_DOUBLE, MPI_MAX, context.comm()), "MPI_Allreduce");
 
   // With --kernel-times, as many steps again with every kernel fenced and timed alone.
   std::vector<KernelTime> kernels;
@@ -211,10 +210,10 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
       time_kernels && context.size() > 1 ? parallel::slowest_rank_seconds(kernels, context) : std::vector<double>{};
 
   PhaseSums phase{};
-  int cycles = 0, alternating_cycles[2] = {0, 0};
+  int cycles = 0, in_turn_cycles[2] = {0, 0};
   // The steps in turn follow the timed ones in the history; --kernel-times appends its own after them.
   for (std::size_t s = 0; s < timing_of_step.size(); ++s) {
-    alternating_cycles[timing_of_step[s]] += history[timed_end + s].poisson_iterations;
+    in_turn_cycles[timing_of_step[s]] += history[timed_end + s].poisson_iterations;
   }
   for (std::size_t s = timed_end - taken; s < timed_end; ++s) {
     for (int p = 0; p < static_cast<int>(Phase::count); ++p) phase[p] += history[s].phase_seconds[p];
@@ -246,11 +245,11 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
     std::printf("  %-40s %12.2f\n", "V-cycles per step (3 stages)", static_cast<double>(cycles) / taken);
     const char* timing_names[2] = {"exact", "host-timed"};
     for (int t = 0; t < 2; ++t) {
-      if (alternating_taken[t] == 0) continue;
+      if (in_turn_taken[t] == 0) continue;
       std::printf("  %-40s %12.3f\n", ("time per step in turn, " + std::string(timing_names[t]) + " [ms]").c_str(),
-                  1e3 * alternating[t] / alternating_taken[t]);
+                  1e3 * in_turn[t] / in_turn_taken[t]);
       std::printf("  %-40s %12.2f\n", ("V-cycles per step in turn, " + std::string(timing_names[t])).c_str(),
-                  static_cast<double>(alternating_cycles[t]) / alternating_taken[t]);
+                  static_cast<double>(in_turn_cycles[t]) / in_turn_taken[t]);
     }
     if (state_bytes > 0) {
       std::printf("  %-40s %12.1f\n", "device bytes per cell (rank 0)", state_bytes / local_cells);
