@@ -438,7 +438,8 @@ def check_dissipation(work):
 
 def check_bench_exchanges(work):
     """`eddy bench step` on 2 ranks gives each rank's exposed exchanges and names the slowest rank, whose share is its
-    own; rank 0's entry is its halo and poisson_halo shares added."""
+    own; rank 0's entry is its halo and poisson_halo shares added. It also times steps with exact and host-timed phase
+    times in turn, over one stretch of the flow: both get a time, and V-cycles within one a step of each other."""
     del work
     result = bench(["step", "--n", "16", "--steps", "4", "--warmup", "2"], ranks=2)
     show(result)
@@ -461,6 +462,12 @@ def check_bench_exchanges(work):
           abs(float(halo.group(1)) + float(solver.group(1)) - shares[0]) < 0.151,
           f"rank 0's halo and poisson_halo shares do not add up to its entry {shares[0]}")
     check(0 <= float(slowest.group(3)) <= 100, f"waiting share {slowest.group(3)}")
+    times = dict(re.findall(r"time per step in turn, (exact|host-timed) \[ms\] +([0-9.]+)", result.stdout))
+    cycles = dict(re.findall(r"V-cycles per step in turn, (exact|host-timed) +([0-9.]+)", result.stdout))
+    timings = {"exact", "host-timed"}
+    check(set(times) == timings and all(float(t) > 0 for t in times.values()), f"steps in turn: times {times}")
+    check(set(cycles) == timings and abs(float(cycles["exact"]) - float(cycles["host-timed"])) <= 1,
+          f"steps in turn: V-cycles {cycles}")
 
 
 CHECKS = {"outputs": check_outputs, "exchanges": check_bench_exchanges, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
