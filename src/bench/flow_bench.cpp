@@ -357,8 +357,8 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
       });
       for (const time::StageTiling& tiling : tilings) {
         time_form(", tiles " + time::describe(tiling), [&](const time::StageTargets& t) {
-                    time::fused_stage_by_tiles(state, t, flow_grid, scheme, viscosity, weights[s], tiling);
-                  });
+          time::fused_stage_by_tiles(state, t, flow_grid, scheme, viscosity, weights[s], tiling);
+        });
       }
     }
     stage_tilings = choice.describe();
