@@ -175,8 +175,12 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
           } else if (rank < velocity + (rhs + start) * T::y) {
             const int q = rank - velocity, f = q % (rhs + start), j = j0 + q / (rhs + start), lead = 1 + T::fetch_ahead;
             const int c = f < rhs ? f : f - rhs;
-            const Real* field = f < rhs ? (c == 0 ? point.rhs_u : c == 1 ? point.rhs_v : point.rhs_w)
-                                        : (c == 0 ? point.start_u : c == 1 ? point.start_v : point.start_w);
+            const Real* field = f < rhs ? (c == 0   ? point.rhs_u
+                                           : c == 1 ? point.rhs_v
+                                                    : point.rhs_w)
+                                        : (c == 0   ? point.start_u
+                                           : c == 1 ? point.start_v
+                                                    : point.start_w);
             const int hi = i0 + T::x < ex ? i0 + T::x : ex;
             if (j < ey) {
               fetched = field + point.offset(i0, j, lead);
