@@ -74,18 +74,6 @@ KOKKOS_INLINE_FUNCTION void bulk_copy_to_scratch(Real* to, const Real* from, uns
 #endif
 }
 
-/// Starts fetching the values [from, from + count) of global memory into L2 (sm_90 and later: one bulk prefetch for
-/// the whole 16-byte blocks the range touches, its last partial block left out); elsewhere does nothing.
-KOKKOS_INLINE_FUNCTION void prefetch_to_l2([[maybe_unused]] const Real* from, [[maybe_unused]] int count) {
-#if defined(EDDY_BULK_COPY)
-  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(from) & ~std::uintptr_t{15};
-  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(from + count) & ~std::uintptr_t{15};
-  if (end <= first) return;
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(first), "r"(static_cast<unsigned>(end - first))
-               : "memory");
-#endif
-}
-
 /// Waits until use `use` (0, 1, 2, ... in order) of `barrier` has completed: its announced bytes have landed.
 KOKKOS_INLINE_FUNCTION void wait_for_arrival([[maybe_unused]] ArrivalBarrier* barrier, [[maybe_unused]] int use) {
 #if defined(EDDY_BULK_COPY)

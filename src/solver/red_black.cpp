@@ -1,6 +1,5 @@
 #include "solver/red_black.hpp"
 
-#include "core/bulk_copy.hpp"
 #include "core/error.hpp"
 #include "grid/cell_loops.hpp"
 
@@ -165,9 +164,8 @@ struct FaceNeighbours {
 // one-cell rim). Only the first colour is stored, half a rim row per row: rim point a (-1 .. tx) sits at (a + 1) / 2,
 // so neighbouring threads touch neighbouring words. A ring of four planes lets plane j be written while j - 3 .. j - 1
 // are read: one barrier per plane.
-template <int tx, int ty, int min_teams, int prefetch = 0>
+template <int tx, int ty, int min_teams>
 struct Tile {
-  static constexpr int ahead = prefetch;  // steps between a step and the one whose rows it prefetches into L2 (0: none)
   static constexpr int x = tx, y = ty, half = tx / 2, pairs = tx * ty / 2, rim = tx + ty;
   static constexpr int row_points = half + 1, plane_points = (ty + 2) * row_points, ring_planes = 4;
   static_assert(rim <= pairs, "each rim point of a plane needs a pair of the tile to compute it");
@@ -350,7 +348,6 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
   const int teams = tiles_x * tiles_y * ((nz + chunk - 1) / chunk);
   const int first_parity = (first + s.offset_parity) & 1;
   const bool blend = s.blends();
-  const bool prefetching = T::ahead > 0 && s.z_active;
   const std::size_t ring_bytes = T::ring_planes * T::plane_points * sizeof(Real);
   typename T::Policy policy(teams, T::threads);
   policy.set_scratch_size(0, Kokkos::PerTeam(ring_bytes));
@@ -365,16 +362,6 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
         const Real* in_tile = in + corner;
         const Real* b_tile = b + corner;
         Real* out_tile = out + corner;
-        // Rows of the tile and its rim that step j + T::ahead first reads from device memory, fetched into L2 at step
-        // j, one per thread of the first 2 (T::y + 2) by one bulk prefetch: `in` a plane above the step (the `above`
-        // neighbours), `b` at the step.
-        const auto prefetch = [&](int j) {
-          const int rank = team.team_rank(), field = rank / (T::y + 2), lj = j0 - 1 + rank % (T::y + 2);
-          const int plane = j + T::ahead + (field == 0 ? 1 : 0);
-          if (field > 1 || j + T::ahead > k1 || plane >= nz + g || lj < -g || lj >= s.n[1] + g) return;
-          const int lo = i0 - 1, hi = i0 + T::x + 1 < s.n[0] + g ? i0 + T::x + 1 : s.n[0] + g;
-          prefetch_to_l2((field == 0 ? in : b) + st.at(lo + g, lj + g, plane + g), hi - lo);
-        };
         const auto step_of = [&](int j, int p) {
           PairStep q;
           const int m = j - 2;
@@ -448,7 +435,6 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
           if (q.edge) ring[ring_j + q.rim_ring] = s.relaxed(l.edge, l.edge.rhs, l.edge.old, q.rli, q.rlj, j);
         };
         for (int j = k0 - 1; j <= k1 + 1; ++j) {
-          if (prefetching) prefetch(j);
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::pairs), [&](int p) {
             const PairStep q = step_of(j, p);
             PairLoads loaded;
@@ -473,10 +459,6 @@ void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& leve
       return fused_tiles<Tile<64, 4, 8>>(out, in, b, s, first, planes);
     case SweepTile::x64_y16:
       return fused_tiles<Tile<64, 16, 2>>(out, in, b, s, first, planes);
-    case SweepTile::x64_y8_prefetch2:
-      return fused_tiles<Tile<default_tile_x, default_tile_y, 4, 2>>(out, in, b, s, first, planes);
-    case SweepTile::x64_y8_prefetch4:
-      return fused_tiles<Tile<default_tile_x, default_tile_y, 4, 4>>(out, in, b, s, first, planes);
   }
 }
 

@@ -49,10 +49,8 @@ enum class Staging { values, pairs, rows };
 // pairs or rows, the rows start two points before the tile, so that every copy is 16-byte aligned: the rim is two
 // points wide along x. It takes 5% more scratch per team, and whether it pays depends on the stage form and the GPU
 // (time/stage_tiling_choice.hpp).
-template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values, int prefetch = 0>
+template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values>
 struct Tile {
-  // Planes between the plane a tile stages next and the one whose rows it prefetches into L2 then (0: none).
-  static constexpr int fetch_ahead = prefetch;
   static constexpr bool pairs = staging == Staging::pairs, rows = staging == Staging::rows;
   static constexpr bool wide_rim = staging != Staging::values;
   static constexpr int rim_x = wide_rim ? 2 : 1;  // staged points before the tile's first column, as many after
@@ -153,42 +151,6 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
           }
           commit_scratch_copies();
         };
-        // One row per thread of the first ones that the copies and loads of the plane T::fetch_ahead planes on will
-        // read, fetched into L2 by one bulk prefetch as plane k is staged: a row of the staged velocity (the tile's and
-        // its rim's) of plane k + T::fetch_ahead, or a row of a carried field with a weight (the tile's) of the plane
-        // load_carried reads T::fetch_ahead planes later. `fetched` is the row at k = 0, `fetched_until` the last k
-        // that fetches.
-        const Real* fetched = nullptr;
-        int fetched_count = 0, fetched_until = -1;
-        if (T::fetch_ahead > 0) {
-          const int components = three_d ? 3 : 2, velocity = components * (T::y + 2);
-          const int rhs = point.b != 0 ? components : 0, start = Blend && point.c != 0 ? components : 0;
-          if (rank < velocity) {
-            const int f = rank % components, j = j0 - 1 + rank / components, lead = T::ahead + T::fetch_ahead;
-            const int lo = i0 - T::rim_x > 0 ? i0 - T::rim_x : 0;
-            const int hi = i0 + T::x + T::rim_x < ex ? i0 + T::x + T::rim_x : ex;
-            if (j >= 0 && j < ey) {
-              fetched = (f == 0 ? u : f == 1 ? v : w) + point.offset(lo, j, lead);
-              fetched_count = hi - lo;
-              fetched_until = (k1 < ez - 1 ? k1 : ez - 1) - lead;
-            }
-          } else if (rank < velocity + (rhs + start) * T::y) {
-            const int q = rank - velocity, f = q % (rhs + start), j = j0 + q / (rhs + start), lead = 1 + T::fetch_ahead;
-            const int c = f < rhs ? f : f - rhs;
-            const Real* field = f < rhs ? (c == 0   ? point.rhs_u
-                                           : c == 1 ? point.rhs_v
-                                                    : point.rhs_w)
-                                        : (c == 0   ? point.start_u
-                                           : c == 1 ? point.start_v
-                                                    : point.start_w);
-            const int hi = i0 + T::x < ex ? i0 + T::x : ex;
-            if (j < ey) {
-              fetched = field + point.offset(i0, j, lead);
-              fetched_count = hi - i0;
-              fetched_until = k1 - 1 - lead;
-            }
-          }
-        }
         if (T::rows) {
           if (rank == 0) {
             for (int slot = 0; slot < T::ring_planes; ++slot) init_arrival_barrier(arrivals + slot);
@@ -211,7 +173,6 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
         };
         load_carried(k0);
         for (int k = k0; k < k1; ++k) {
-          if (T::fetch_ahead > 0 && k <= fetched_until) prefetch_to_l2(fetched + k * point.plane, fetched_count);
           if (T::rows) {
             order_scratch_reads_before_bulk_copies();
             stage(k + T::ahead);
@@ -252,30 +213,11 @@ bool stages_by_pairs(const fields::FlowState& state, const StagePoint& point, co
   return extent[0] % 2 == 0 && point.row % 2 == 0 && aligned(state.u) && aligned(state.v) && aligned(state.w);
 }
 
-// The tilings of 32 x 8 points that prefetch their rows into L2 two planes ahead of their copies.
-template <bool Upwind, bool Blend>
-void stage_prefetching_tiles(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
-                             StageTiling tiling, bool pairs) {
-  const int planes = tiling.planes;
-  if (tiling.prefetch == 2 && tiling.x == 32 && tiling.y == 8 && !tiling.rows) {
-    if (tiling.ring == 4 && !pairs)
-      return stage_by_tiles<Tile<32, 8, 4, 4, Staging::values, 2>, Upwind, Blend>(state, point, extent, planes);
-    if (tiling.ring == 5 && !pairs)
-      return stage_by_tiles<Tile<32, 8, 5, 4, Staging::values, 2>, Upwind, Blend>(state, point, extent, planes);
-    if (tiling.ring == 5 && pairs)
-      return stage_by_tiles<Tile<32, 8, 5, 4, Staging::pairs, 2>, Upwind, Blend>(state, point, extent, planes);
-  }
-  throw Error("fused_stage_by_tiles: no tile of " + std::to_string(tiling.x) + " x " + std::to_string(tiling.y) +
-              " points with a ring of " + std::to_string(tiling.ring) + " planes" + (pairs ? " staged by pairs" : "") +
-              " prefetching " + std::to_string(tiling.prefetch) + " planes ahead");
-}
-
 template <bool Upwind, bool Blend>
 void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, const Int3& extent,
                        StageTiling tiling) {
   const bool pairs = tiling.pairs && stages_by_pairs(state, point, extent);
   const int planes = tiling.planes;
-  if (tiling.prefetch != 0) return stage_prefetching_tiles<Upwind, Blend>(state, point, extent, tiling, pairs);
   const auto by_rows = [&](int ring) {
     return pairs && tiling.rows && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring;
   };

@@ -44,7 +44,6 @@ struct StageTiling {
   int x = 32, y = 8, planes = 0, ring = 4;
   bool pairs = false;  ///< stage rows by aligned pairs of values where the fields allow it (32 x 8 tiles)
   bool rows = false;   ///< with pairs: stage each row by one bulk copy (NVIDIA sm_90 and later)
-  int prefetch = 0;    ///< planes beyond the next staged one whose rows a tile prefetches into L2 (0: none)
 };
 
 /// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default, and a run chooses
@@ -60,10 +59,7 @@ inline constexpr StageTiling stage_tilings[] = {{32, 8, 0, 4},
                                                 {32, 4, 0, 6},
                                                 {32, 8, 0, 4, true},
                                                 {32, 8, 0, 4, true, true},
-                                                {32, 8, 0, 5, true, true},
-                                                {32, 8, 0, 4, false, false, 2},
-                                                {32, 8, 0, 5, false, false, 2},
-                                                {32, 8, 0, 5, true, false, 2}};
+                                                {32, 8, 0, 5, true, true}};
 inline constexpr int stage_tiling_candidates = 3;
 
 /// The fused stage of `state` by one thread per view point.

@@ -18,9 +18,6 @@
 
 namespace eddy::time {
 
-/// A tiling's name as the benchmarks and the choice's description print it ("32x8 ring 5 by pairs").
-std::string describe(const StageTiling& tiling);
-
 class StageTilingChoice {
  public:
   /// Seconds on a clock that has waited for the device (the default fences and reads a wall clock).

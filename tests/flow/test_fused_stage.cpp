@@ -55,7 +55,7 @@ std::string describe(const Case& c) {
 std::string describe(const Case& c, const eddy::time::StageTiling& t) {
   std::ostringstream label;
   label << describe(c) << ", tile " << t.x << "x" << t.y << " planes " << t.planes << " ring " << t.ring
-        << (t.pairs ? (t.rows ? " by rows" : " by pairs") : "") << " prefetch " << t.prefetch;
+        << (t.pairs ? (t.rows ? " by rows" : " by pairs") : "");
   return label.str();
 }
 
