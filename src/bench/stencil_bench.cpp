@@ -311,8 +311,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   using solver::SweepTile;
   for (const FusedVariant v : {FusedVariant{SweepTile::x64_y8, "rbgs sweep, fused 64x8 (GPU)"},
                                FusedVariant{SweepTile::x64_y4, "rbgs sweep, fused 64x4"},
-                               FusedVariant{SweepTile::x64_y16, "rbgs sweep, fused 64x16"},
-                               FusedVariant{SweepTile::columns, "rbgs sweep, fused columns 64x8"}}) {
+                               FusedVariant{SweepTile::x64_y16, "rbgs sweep, fused 64x16"}}) {
     const auto sweep = [&] {
       solver::fused_sweep_interior(x_span, x, b, level, 0, omega, 0, v.tile);
       solver::sweep_shared_faces(x_span, x, b, level, 1, omega);

@@ -2,17 +2,151 @@
 
 #include "core/error.hpp"
 #include "grid/cell_loops.hpp"
-#include "solver/colour_stencil.hpp"
-#include "solver/red_black_columns.hpp"
 
 namespace eddy::solver {
 namespace {
+
+// A level's red-black stencil in local cell indices (0 .. n - 1 along each axis).
+struct ColourStencil {
+  StencilWeights w;
+  Real relaxation = 1;            // omega: the new value is (1 - omega) old + omega (Gauss-Seidel value)
+  Real kept = 0;                  // 1 - omega
+  Real relaxed_inverse = 0;       // omega / diagonal
+  Kokkos::Array<Real, 6> fold;    // per face: +1 neumann, -1 dirichlet where this block ends on it, else 0
+  Kokkos::Array<bool, 6> shared;  // per face: its ghosts come from a neighbour rank or a periodic wrap
+  Kokkos::Array<bool, 6> seam;    // per face: a periodic wrap over an odd cell count (ghosts have the cell's colour)
+  // Per face: the step along its axis from a cell on it to the neighbour through it: -1 or +1 (the ghost), or across
+  // the block where the colour passes read the owned cell a periodic wrap onto this block mirrors (wrap_in_place).
+  Kokkos::Array<int, 6> step;
+  Kokkos::Array<int, 3> n;
+  int ghost = 1, offset_parity = 0;
+  bool z_active = true;  // the stencil reaches along z (3D)
+
+  KOKKOS_INLINE_FUNCTION bool has_colour(int li, int lj, int lk, int colour) const {
+    return ((li + lj + lk + offset_parity) & 1) == colour;
+  }
+
+  // True when no neighbour of the cell is a ghost (one unsigned compare per axis).
+  KOKKOS_INLINE_FUNCTION bool away_from_faces(int li, int lj, int lk) const {
+    return static_cast<unsigned>(li - 1) < static_cast<unsigned>(n[0] - 2) &&
+           static_cast<unsigned>(lj - 1) < static_cast<unsigned>(n[1] - 2) &&
+           (!z_active || static_cast<unsigned>(lk - 1) < static_cast<unsigned>(n[2] - 2));
+  }
+
+  KOKKOS_INLINE_FUNCTION bool on_shared_face(int li, int lj, int lk) const {
+    return (li == 0 && shared[0]) || (li == n[0] - 1 && shared[1]) || (lj == 0 && shared[2]) ||
+           (lj == n[1] - 1 && shared[3]) || (lk == 0 && shared[4]) || (lk == n[2] - 1 && shared[5]);
+  }
+
+  // True when an update reads the cell's old value (omega != 1); plain Gauss-Seidel passes 0 for it.
+  KOKKOS_INLINE_FUNCTION bool blends() const { return kept != 0; }
+
+  // The over-relaxed Gauss-Seidel value of cell (li, lj, lk) given its right-hand side and old value; at(di, dj, dk)
+  // reads a neighbour. A folded face's ghost is never read: its +-(this cell) goes into the diagonal.
+  template <class Neighbour>
+  KOKKOS_INLINE_FUNCTION Real relaxed(const Neighbour& at, Real rhs, Real old, int li, int lj, int lk) const {
+    if (away_from_faces(li, lj, lk)) {
+      Real neighbours = w.x * (at(-1, 0, 0) + at(1, 0, 0)) + w.y * (at(0, -1, 0) + at(0, 1, 0));
+      if (z_active) neighbours += w.z * (at(0, 0, -1) + at(0, 0, 1));
+      return (rhs - neighbours) * relaxed_inverse + kept * old;
+    }
+    Real diagonal = w.diagonal();
+    Real west = 0, east = 0, south = 0, north = 0;
+    if (li == 0 && fold[0] != 0)
+      diagonal += fold[0] * w.x;
+    else
+      west = at(li == 0 ? step[0] : -1, 0, 0);
+    if (li == n[0] - 1 && fold[1] != 0)
+      diagonal += fold[1] * w.x;
+    else
+      east = at(li == n[0] - 1 ? step[1] : 1, 0, 0);
+    if (lj == 0 && fold[2] != 0)
+      diagonal += fold[2] * w.y;
+    else
+      south = at(0, lj == 0 ? step[2] : -1, 0);
+    if (lj == n[1] - 1 && fold[3] != 0)
+      diagonal += fold[3] * w.y;
+    else
+      north = at(0, lj == n[1] - 1 ? step[3] : 1, 0);
+    Real neighbours = w.x * (west + east) + w.y * (south + north);
+    if (z_active) {
+      Real below = 0, above = 0;
+      if (lk == 0 && fold[4] != 0)
+        diagonal += fold[4] * w.z;
+      else
+        below = at(0, 0, lk == 0 ? step[4] : -1);
+      if (lk == n[2] - 1 && fold[5] != 0)
+        diagonal += fold[5] * w.z;
+      else
+        above = at(0, 0, lk == n[2] - 1 ? step[5] : 1);
+      neighbours += w.z * (below + above);
+    }
+    return relaxation * (rhs - neighbours) / diagonal + kept * old;
+  }
+};
+
+// Flat offsets of the fields of one level (all of one shape): a point (i, j, k) is at i + j * row + k * plane.
+struct Strides {
+  int row = 0;
+  long long plane = 0;
+  KOKKOS_INLINE_FUNCTION long long at(int i, int j, int k) const {
+    return i + static_cast<long long>(j) * row + k * plane;
+  }
+};
+
+Strides strides_of(Field f, std::initializer_list<Field> same_shape) {
+  const Strides s{static_cast<int>(f.stride(1)), static_cast<long long>(f.stride(2))};
+  for (const auto& other : same_shape) {
+    require(other.stride(1) == f.stride(1) && other.stride(2) == f.stride(2),
+            "red-black sweep: fields of one level differ in shape");
+  }
+  return s;
+}
+
+// Neighbour values read around a point of a field through its flat offsets.
+struct PointNeighbours {
+  const Real* centre;
+  Strides s;
+  KOKKOS_INLINE_FUNCTION Real operator()(int di, int dj, int dk) const {
+    return centre[di + dj * s.row + dk * s.plane];
+  }
+};
 
 // Whether face f of the level's block is a periodic wrap onto the block itself (its axis not split between ranks)
 // over an even number of cells.
 bool wraps_onto_itself(const PoissonLevel& level, int f) {
   const int axis = f / 2;
   return level.decomp.wraps_onto_itself(axis) && level.decomp.global.cells[axis] % 2 == 0;
+}
+
+// The stencil of the level's sweeps; with `wrap_in_place` the faces that wrap onto the block itself read the owned
+// cells they mirror instead of their ghosts (the colour passes; not the fused sweep, whose neighbours are its own).
+ColourStencil colour_stencil(const PoissonLevel& level, Real relaxation, bool wrap_in_place = false) {
+  require(relaxation > 0 && relaxation < 2, "red-black sweep: the relaxation factor must lie in (0, 2)");
+  ColourStencil s;
+  s.w = level.weights();
+  s.relaxation = relaxation;
+  s.kept = 1 - relaxation;
+  s.relaxed_inverse = relaxation / s.w.diagonal();
+  s.z_active = s.w.z != 0;
+  for (int a = 0; a < 3; ++a) s.n[a] = level.shape.cells[a];
+  s.ghost = level.shape.ghost;
+  const auto& o = level.decomp.offset;
+  s.offset_parity = (o[0] + o[1] + o[2]) & 1;
+  for (int f = 0; f < 6; ++f) {
+    const int axis = f / 2;
+    const bool physical = level.decomp.on_boundary(axis, f % 2);
+    s.fold[f] = 0;
+    if (physical && level.faces[f] == PressureBoundary::neumann) s.fold[f] = 1;
+    if (physical && level.faces[f] == PressureBoundary::dirichlet) s.fold[f] = -1;
+    s.shared[f] = !physical && (axis < 2 || s.z_active);
+    const auto& d = level.decomp;
+    const bool at_end = f % 2 == 0 ? d.offset[axis] == 0 : d.offset[axis] + d.local_cells[axis] == d.global.cells[axis];
+    s.seam[f] = s.shared[f] && d.global.periodic[axis] && at_end && d.global.cells[axis] % 2 == 1;
+    const bool across = wrap_in_place && s.shared[f] && wraps_onto_itself(level, f);
+    s.step[f] = (f % 2 == 0 ? -1 : 1) * (across ? 1 - s.n[axis] : 1);
+  }
+  return s;
 }
 
 // Neighbour values of a second-colour cell on a shared face: from `x`, except across an odd periodic seam, where the
@@ -50,6 +184,24 @@ struct Tile {
   }
 };
 
+// The values of a cell's update (six neighbours, the right-hand side, the old value where it blends), all loaded before
+// any is used so that their loads are in flight together.
+struct LoadedStencil {
+  Real west = 0, east = 0, south = 0, north = 0, below = 0, above = 0, rhs = 0, old = 0;
+  LoadedStencil() = default;
+  KOKKOS_INLINE_FUNCTION LoadedStencil(const Real* centre, const Real* b, Strides s, bool z_active, bool blend)
+      : west(centre[-1]), east(centre[1]), south(centre[-s.row]), north(centre[s.row]), rhs(*b) {
+    if (blend) old = *centre;
+    if (z_active) {
+      below = centre[-s.plane];
+      above = centre[s.plane];
+    }
+  }
+  KOKKOS_INLINE_FUNCTION Real operator()(int di, int dj, int dk) const {
+    return di < 0 ? west : di > 0 ? east : dj < 0 ? south : dj > 0 ? north : dk < 0 ? below : above;
+  }
+};
+
 // The first-colour neighbours, in the ring, of the second-colour cell of pair h (cells 2 h, 2 h + 1) of tile row c:
 // its x neighbours are rim points h and h + 1 of the row, the others point h + second (its place in the pair) of the
 // rows and planes around.
@@ -75,34 +227,6 @@ int planes_per_team(long long tiles, int nz) {
 }
 
 }  // namespace
-
-ColourStencil colour_stencil(const PoissonLevel& level, Real relaxation, bool wrap_in_place) {
-  require(relaxation > 0 && relaxation < 2, "red-black sweep: the relaxation factor must lie in (0, 2)");
-  ColourStencil s;
-  s.w = level.weights();
-  s.relaxation = relaxation;
-  s.kept = 1 - relaxation;
-  s.relaxed_inverse = relaxation / s.w.diagonal();
-  s.z_active = s.w.z != 0;
-  for (int a = 0; a < 3; ++a) s.n[a] = level.shape.cells[a];
-  s.ghost = level.shape.ghost;
-  const auto& o = level.decomp.offset;
-  s.offset_parity = (o[0] + o[1] + o[2]) & 1;
-  for (int f = 0; f < 6; ++f) {
-    const int axis = f / 2;
-    const bool physical = level.decomp.on_boundary(axis, f % 2);
-    s.fold[f] = 0;
-    if (physical && level.faces[f] == PressureBoundary::neumann) s.fold[f] = 1;
-    if (physical && level.faces[f] == PressureBoundary::dirichlet) s.fold[f] = -1;
-    s.shared[f] = !physical && (axis < 2 || s.z_active);
-    const auto& d = level.decomp;
-    const bool at_end = f % 2 == 0 ? d.offset[axis] == 0 : d.offset[axis] + d.local_cells[axis] == d.global.cells[axis];
-    s.seam[f] = s.shared[f] && d.global.periodic[axis] && at_end && d.global.cells[axis] % 2 == 1;
-    const bool across = wrap_in_place && s.shared[f] && wraps_onto_itself(level, f);
-    s.step[f] = (f % 2 == 0 ? -1 : 1) * (across ? 1 - s.n[axis] : 1);
-  }
-  return s;
-}
 
 bool colour_passes_read_no_ghosts(const PoissonLevel& level) {
   for (int f = 0; f < 6; ++f) {
@@ -335,12 +459,6 @@ void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& leve
       return fused_tiles<Tile<64, 4, 8>>(out, in, b, s, first, planes);
     case SweepTile::x64_y16:
       return fused_tiles<Tile<64, 16, 2>>(out, in, b, s, first, planes);
-    case SweepTile::columns: {
-      const long long tiles =
-          static_cast<long long>(s.n[0] / default_tile_x + 1) * ((s.n[1] + default_tile_y - 1) / default_tile_y);
-      if (fused_sweep_by_columns(out, in, b, s, first, planes > 0 ? planes : planes_per_team(tiles, s.n[2]))) return;
-      return fused_tiles<Tile<default_tile_x, default_tile_y, 4>>(out, in, b, s, first, planes);
-    }
   }
 }
 

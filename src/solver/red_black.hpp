@@ -44,9 +44,8 @@ bool fused_sweep_fits(const PoissonLevel& level);
 /// 0.31 ms with colour passes against 0.45 ms fused, whose teams there take 4 planes each), and on single planes.
 bool fused_sweep_pays_on(const PoissonLevel& level);
 
-/// Cells per team of the fused sweep along x and y, or its form by register columns (solver/red_black_columns.hpp,
-/// 64 x 8 cells; where that form does not apply, the default tile), `eddy bench stencil` times each.
-enum class SweepTile { x64_y8, x64_y4, x64_y16, columns };
+/// Cells per team of the fused sweep along x and y (`eddy bench stencil` times each).
+enum class SweepTile { x64_y8, x64_y4, x64_y16 };
 
 /// out = a red-black sweep of `in` (first colour `first`) on the owned cells, except the second-colour cells on
 /// faces shared with another rank or a periodic wrap; the ghosts of `in` are valid, those of `out` are not touched.
