@@ -3,8 +3,6 @@
 #include "core/error.hpp"
 #include "grid/cell_loops.hpp"
 
-#include <type_traits>
-
 namespace eddy::solver {
 namespace {
 
@@ -40,14 +38,6 @@ struct ColourStencil {
            (lj == n[1] - 1 && shared[3]) || (lk == 0 && shared[4]) || (lk == n[2] - 1 && shared[5]);
   }
 
-  // relaxed() for a cell that away_from_faces() holds for.
-  template <class Neighbour>
-  KOKKOS_INLINE_FUNCTION Real relaxed_away_from_faces(const Neighbour& at, Real rhs, Real old) const {
-    Real neighbours = w.x * (at(-1, 0, 0) + at(1, 0, 0)) + w.y * (at(0, -1, 0) + at(0, 1, 0));
-    if (z_active) neighbours += w.z * (at(0, 0, -1) + at(0, 0, 1));
-    return (rhs - neighbours) * relaxed_inverse + kept * old;
-  }
-
   // True when an update reads the cell's old value (omega != 1); plain Gauss-Seidel passes 0 for it.
   KOKKOS_INLINE_FUNCTION bool blends() const { return kept != 0; }
 
@@ -55,7 +45,11 @@ struct ColourStencil {
   // reads a neighbour. A folded face's ghost is never read: its +-(this cell) goes into the diagonal.
   template <class Neighbour>
   KOKKOS_INLINE_FUNCTION Real relaxed(const Neighbour& at, Real rhs, Real old, int li, int lj, int lk) const {
-    if (away_from_faces(li, lj, lk)) return relaxed_away_from_faces(at, rhs, old);
+    if (away_from_faces(li, lj, lk)) {
+      Real neighbours = w.x * (at(-1, 0, 0) + at(1, 0, 0)) + w.y * (at(0, -1, 0) + at(0, 1, 0));
+      if (z_active) neighbours += w.z * (at(0, 0, -1) + at(0, 0, 1));
+      return (rhs - neighbours) * relaxed_inverse + kept * old;
+    }
     Real diagonal = w.diagonal();
     Real west = 0, east = 0, south = 0, north = 0;
     if (li == 0 && fold[0] != 0)
@@ -368,12 +362,10 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
         const Real* in_tile = in + corner;
         const Real* b_tile = b + corner;
         Real* out_tile = out + corner;
-        // A tile whose cells and rim all lie away from the block's faces (`inner`) skips every test of a face.
-        const auto step_of = [&](int j, int p, auto inner) {
-          constexpr bool Inner = decltype(inner)::value;
+        const auto step_of = [&](int j, int p) {
           PairStep q;
           const int m = j - 2;
-          const bool first_plane = Inner ? j <= k1 : j <= k1 && j >= 0 && j < nz;
+          const bool first_plane = j <= k1 && j >= 0 && j < nz;
           const int parity = (first_parity + j0 + j) & 1;  // the first colour of tile row c at a = parity + c mod 2
           q.c = p / T::half;
           q.h = p % T::half;
@@ -383,7 +375,7 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
           q.r = (parity + q.c) & 1;
           q.a = 2 * q.h + q.r;
           q.li = i0 + q.a;
-          q.core = first_plane && (Inner || (q.li < s.n[0] && q.lj < s.n[1]));
+          q.core = first_plane && q.li < s.n[0] && q.lj < s.n[1];
           q.stored = j >= k0 && j < k1;
           // One rim point of plane j: rows -1 and ty inside the tile's x range, then one point beside each row.
           int rc = 0, rq = 0, ra = 0;
@@ -402,13 +394,12 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
           q.rlj = j0 + rc;
           q.rim_offset = rc * st.row + ra;
           q.rim_ring = (rc + 1) * T::row_points + rq;
-          q.edge =
-              first_plane && p < T::rim && (Inner || (q.rli >= 0 && q.rli < s.n[0] && q.rlj >= 0 && q.rlj < s.n[1]));
+          q.edge = first_plane && p < T::rim && q.rli >= 0 && q.rli < s.n[0] && q.rlj >= 0 && q.rlj < s.n[1];
           // The pair's second-colour cell of plane m.
           q.a2 = 2 * q.h + 1 - q.r;
           q.li2 = i0 + q.a2;
-          q.update = m >= k0 && (Inner || (q.li2 < s.n[0] && q.lj < s.n[1] &&
-                                           (s.away_from_faces(q.li2, q.lj, m) || !s.on_shared_face(q.li2, q.lj, m))));
+          q.update = m >= k0 && q.li2 < s.n[0] && q.lj < s.n[1] &&
+                     (s.away_from_faces(q.li2, q.lj, m) || !s.on_shared_face(q.li2, q.lj, m));
           return q;
         };
         const auto core_load = [&](int j, const PairStep& q, PairLoads& l) {
@@ -426,14 +417,7 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
             l.edge = LoadedStencil(in_tile + zj + q.rim_offset, b_tile + zj + q.rim_offset, st, s.z_active, blend);
           }
         };
-        const auto update = [&](int j, const PairStep& q, const PairLoads& l, auto inner) {
-          const auto relax = [&](const auto& at, Real rhs, Real old, int li, int lj, int lk) {
-            if constexpr (decltype(inner)::value) {
-              return s.relaxed_away_from_faces(at, rhs, old);
-            } else {
-              return s.relaxed(at, rhs, old, li, lj, lk);
-            }
-          };
+        const auto update = [&](int j, const PairStep& q, const PairLoads& l) {
           const int m = j - 2;
           const long long zj = j * st.plane, zm = zj - 2 * st.plane;
           const int ring_j = T::at(j, -1, 0), ring_m = T::at(m, -1, 0), ring_below = T::at(m - 1, -1, 0),
@@ -441,33 +425,24 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
           if (q.update) {
             const int here = (q.c + 1) * T::row_points + q.h;
             const PairRing<T> around{ring, ring_m + here, ring_below + here, ring_above + here, 1 - q.r};
-            out_tile[zm + q.row + q.a2] = relax(around, l.rhs2, l.old2, q.li2, q.lj, m);
+            out_tile[zm + q.row + q.a2] = s.relaxed(around, l.rhs2, l.old2, q.li2, q.lj, m);
           }
           if (q.core) {
-            const Real value = relax(l.core, l.core.rhs, l.core.old, q.li, q.lj, j);
+            const Real value = s.relaxed(l.core, l.core.rhs, l.core.old, q.li, q.lj, j);
             ring[ring_j + (q.c + 1) * T::row_points + q.h + q.r] = value;
             if (q.stored) out_tile[zj + q.row + q.a] = value;
           }
-          if (q.edge) ring[ring_j + q.rim_ring] = relax(l.edge, l.edge.rhs, l.edge.old, q.rli, q.rlj, j);
+          if (q.edge) ring[ring_j + q.rim_ring] = s.relaxed(l.edge, l.edge.rhs, l.edge.old, q.rli, q.rlj, j);
         };
-        const auto march = [&](auto inner) {
-          for (int j = k0 - 1; j <= k1 + 1; ++j) {
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::pairs), [&](int p) {
-              const PairStep q = step_of(j, p, inner);
-              PairLoads loaded;
-              core_load(j, q, loaded);
-              edge_load(j, q, loaded);
-              update(j, q, loaded, inner);
-            });
-            team.team_barrier();
-          }
-        };
-        // The rim's first and last points and planes are cells 1 .. n - 2 along each axis.
-        if (s.z_active && i0 >= 2 && i0 + T::x <= s.n[0] - 2 && j0 >= 2 && j0 + T::y <= s.n[1] - 2 && k0 >= 2 &&
-            k1 <= nz - 2) {
-          march(std::true_type{});
-        } else {
-          march(std::false_type{});
+        for (int j = k0 - 1; j <= k1 + 1; ++j) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::pairs), [&](int p) {
+            const PairStep q = step_of(j, p);
+            PairLoads loaded;
+            core_load(j, q, loaded);
+            edge_load(j, q, loaded);
+            update(j, q, loaded);
+          });
+          team.team_barrier();
         }
       });
 }

@@ -140,15 +140,6 @@ TEST(RedBlack, FusedSweepEqualsColourPasses3D) {
   }
 }
 
-// Tiles whose cells and rim lie away from the block's faces take a path without tests of the faces: here the tile of
-// x 64 .. 127, y 8 .. 15 and the chunks of z planes from 3 on, among others.
-TEST(RedBlack, FusedSweepEqualsColourPassesOnInnerTiles) {
-  for (const auto& faces : eddy::testing::face_variety(3)) {
-    expect_fused_equals_passes(3, {132, 21, 16}, faces, 3, SweepTile::x64_y8, 1.3);
-  }
-  expect_fused_equals_passes(3, {132, 21, 16}, eddy::testing::face_variety(3).front(), 3, SweepTile::x64_y4, 1);
-}
-
 TEST(RedBlack, FusedSweepEqualsColourPasses2D) {
   for (const auto& faces : eddy::testing::face_variety(2)) {
     for (Real relaxation : {1.0, 1.3})
