@@ -93,9 +93,10 @@ enum class CycleType { v, w, f };
 
 struct PoissonConfig {
   PoissonSolverType solver = PoissonSolverType::multigrid;
-  double rtol = 1e-8;        ///< stop when |r| <= rtol * |b|
-  double atol = 1e-12;       ///< or when |r| <= atol
-  int max_iterations = 200;  ///< V-cycles for multigrid, iterations for the Krylov and Jacobi solvers
+  double rtol = 1e-8;            ///< stop when |r| <= rtol * |b|
+  double intermediate_rtol = 0;  ///< the same for the Runge-Kutta stages before a step's last (0: rtol)
+  double atol = 1e-12;           ///< or when |r| <= atol
+  int max_iterations = 200;      ///< V-cycles for multigrid, iterations for the Krylov and Jacobi solvers
   SmootherType smoother = SmootherType::red_black_gauss_seidel;
   CycleType cycle = CycleType::v;
   int pre_smooth = 1;

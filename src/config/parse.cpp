@@ -160,6 +160,9 @@ class DeckReader : public YamlReader {
   void read_pressure(const YAML::Node& node, PoissonConfig& pressure) {
     if (node["solver"]) pressure.solver = read_enum<PoissonSolverType>(node["solver"], "pressure.solver");
     if (node["rtol"]) pressure.rtol = read_number(node["rtol"], "pressure.rtol");
+    if (node["intermediate_rtol"]) {
+      pressure.intermediate_rtol = read_number(node["intermediate_rtol"], "pressure.intermediate_rtol");
+    }
     if (node["atol"]) pressure.atol = read_number(node["atol"], "pressure.atol");
     if (node["max_iterations"]) pressure.max_iterations = read_int(node["max_iterations"], "pressure.max_iterations");
     if (node["smoother"]) pressure.smoother = read_enum<SmootherType>(node["smoother"], "pressure.smoother");

@@ -115,6 +115,7 @@ std::string to_yaml(const Deck& deck) {
   out << "pressure:\n"
       << "  solver: " << to_string(pressure.solver) << "\n"
       << "  rtol: " << format_real(pressure.rtol) << "\n"
+      << "  intermediate_rtol: " << format_real(pressure.intermediate_rtol) << "\n"
       << "  atol: " << format_real(pressure.atol) << "\n"
       << "  max_iterations: " << pressure.max_iterations << "\n"
       << "  smoother: " << to_string(pressure.smoother) << "\n"

@@ -21,7 +21,7 @@ const std::vector<std::string>* section_keys(const std::string& path) {
       {"time.dt", {"adaptive", "initial"}},
       {"numerics", {"advection"}},
       {"pressure",
-       {"solver", "rtol", "atol", "max_iterations", "smoother", "cycle", "pre_smooth", "post_smooth", "relaxation",
+       {"solver", "rtol", "intermediate_rtol", "atol", "max_iterations", "smoother", "cycle", "pre_smooth", "post_smooth", "relaxation",
         "check_every", "gather_coarse_levels"}},
       {"output",
        {"directory", "overwrite", "interval_steps", "interval_time", "fields", "checkpoint_interval_steps",

@@ -23,6 +23,12 @@ StopCriteria stop_criteria(const config::PoissonConfig& config) {
   return {config.rtol, config.atol, config.max_iterations, std::max(1, config.check_every)};
 }
 
+// The solver's criteria with the request's relative residual where it names one.
+StopCriteria requested(StopCriteria stop, const SolveRequest& request) {
+  if (request.rtol > 0) stop.rtol = request.rtol;
+  return stop;
+}
+
 class CgSolver : public PoissonSolver {
  public:
   CgSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
@@ -36,7 +42,7 @@ class CgSolver : public PoissonSolver {
     }
   }
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
-    return cg_.solve(phi, rhs, stop_, request, multigrid_.get());
+    return cg_.solve(phi, rhs, requested(stop_, request), request, multigrid_.get());
   }
   std::string name() const override { return multigrid_ ? "mg_cg" : "cg"; }
   std::string hierarchy() const override { return multigrid_ ? multigrid_->describe() : std::string(); }
@@ -75,15 +81,16 @@ class StationarySolver : public PoissonSolver {
     stats.initial_residual = stats.final_residual = std::sqrt(sums[0]);
     stats.rhs_norm = std::sqrt(sums[1]);
     stats.history.push_back(stats.initial_residual);
-    const Real tolerance = std::max(stop_.rtol * stats.rhs_norm, stop_.atol);
+    const StopCriteria stop = requested(stop_, request);
+    const Real tolerance = std::max(stop.rtol * stats.rhs_norm, stop.atol);
     stats.converged = stats.initial_residual <= tolerance;
     // Every measurement also sums phi: after the last iteration that sum pins the mean of the singular problem.
     bool phi_summed = true;
-    for (int it = 1; !stats.converged && it <= stop_.max_iterations; ++it) {
+    for (int it = 1; !stats.converged && it <= stop.max_iterations; ++it) {
       iterate(phi, b);
       stats.iterations = it;
       phi_summed = false;
-      if (it % stop_.check_every == 0 || it == stop_.max_iterations) {
+      if (it % stop.check_every == 0 || it == stop.max_iterations) {
         measure(phi, b);
         sums = read_sums<3>(sums_);
         stats.final_residual = std::sqrt(sums[0]);

@@ -66,6 +66,8 @@ struct SolveRequest {
   /// phi's ghosts already hold what a solve leaves there (a solve's result, or a linear combination of such over
   /// every view point): the solve reads them as they are instead of filling them first.
   bool ghosts_valid = false;
+  /// Stop at this relative residual instead of the solver's own (0: the solver's).
+  Real rtol = 0;
 };
 
 class PoissonSolver {

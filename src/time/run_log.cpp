@@ -18,7 +18,10 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
   std::printf("  flow          nu %.4g, %s advection, %s in time, %s dt\n", deck.physics.viscosity,
               deck.numerics.advection == config::AdvectionScheme::central ? "central" : "upwind",
               config::to_string(deck.time.scheme).c_str(), deck.time.adaptive ? "adaptive" : "fixed");
-  std::printf("  pressure      %s, rtol %.1e%s%s\n", setup.poisson_solver.c_str(), deck.pressure.rtol,
+  char intermediate[48] = "";
+  if (deck.pressure.intermediate_rtol > 0)
+    std::snprintf(intermediate, sizeof intermediate, " (earlier stages %.1e)", deck.pressure.intermediate_rtol);
+  std::printf("  pressure      %s, rtol %.1e%s%s%s\n", setup.poisson_solver.c_str(), deck.pressure.rtol, intermediate,
               setup.poisson_hierarchy.empty() ? "" : "; ", setup.poisson_hierarchy.c_str());
   std::fflush(stdout);
 }

@@ -389,6 +389,9 @@ struct Simulation::Impl {
       request.measure_mean = last_stage && pressure_guess.removes_mean_at_step_end();
       request.pin_mean = (last_stage && !request.measure_mean) || physics.has_bodies();
       request.ghosts_valid = true;
+      // The last stage's solve leaves the step's velocity divergence-free to pressure.rtol whatever the earlier
+      // stages' solves left; theirs shape only the tendencies of the stages after them.
+      if (!last_stage) request.rtol = deck.pressure.intermediate_rtol;
       // The next stage's guess reads only pressures: it is made while the corrected velocity's messages travel.
       const bool guess_next = !physics.has_bodies() && !last_stage;
       const auto make_next_guess = [&] {

@@ -61,6 +61,8 @@ TEST(ConfigErrors, OutOfRangeValues) {
   EXPECT_CONTAINS(load_error("time: {cfl: 0}\n"), "time.cfl (deck.yaml, line 1): got 0");
   EXPECT_CONTAINS(load_error("time: {dt: -1}\n"), "time.dt (deck.yaml, line 1): got -1; allowed: > 0");
   EXPECT_CONTAINS(load_error("pressure: {rtol: 2}\n"), "pressure.rtol (deck.yaml, line 1): got 2");
+  EXPECT_CONTAINS(load_error("pressure: {intermediate_rtol: -0.1}\n"),
+                  "pressure.intermediate_rtol (deck.yaml, line 1): got -0.1; allowed: 0 <= intermediate_rtol < 1");
   EXPECT_CONTAINS(load_error("domain: {dimensions: 4}\n"),
                   "domain.dimensions (deck.yaml, line 1): got 4; allowed: 2, 3");
   EXPECT_CONTAINS(load_error("name: my case\n"), "name (deck.yaml, line 1): got 'my case'; allowed: letters");

@@ -23,7 +23,7 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
       "time: {scheme: euler, dt: 0.000123, cfl: 0.9, viscous_safety: 0.25, end_time: 3.5, max_steps: 77,"
       " wall_time_limit: 3600}\n"
       "numerics: {advection: upwind}\n"
-      "pressure: {solver: mg_cg, rtol: 0, atol: 1e-9, max_iterations: 7, smoother: chebyshev, cycle: w,"
+      "pressure: {solver: mg_cg, rtol: 0, intermediate_rtol: 0.003, atol: 1e-9, max_iterations: 7, smoother: chebyshev, cycle: w,"
       " pre_smooth: 0, post_smooth: 3, check_every: 2, gather_coarse_levels: false}\n"
       "output: {directory: 'runs/with space/\"quoted\" \\\\ dir', overwrite: true, interval_steps: 5,"
       " interval_time: 0, fields: [q_criterion, velocity], checkpoint_interval_steps: 100, keep_checkpoints: 1,"
