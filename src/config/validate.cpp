@@ -126,8 +126,8 @@ class DeckChecker {
   void check_pressure() {
     const auto& p = deck_.pressure;
     require_real(p.rtol >= 0 && p.rtol < 1, "pressure.rtol", p.rtol, "0 <= rtol < 1");
-    require_real(p.intermediate_rtol >= 0 && p.intermediate_rtol < 1, "pressure.intermediate_rtol",
-                 p.intermediate_rtol, "0 <= intermediate_rtol < 1 (0: pressure.rtol)");
+    require_real(p.intermediate_rtol >= 0 && p.intermediate_rtol < 1, "pressure.intermediate_rtol", p.intermediate_rtol,
+                 "0 <= intermediate_rtol < 1 (0: pressure.rtol)");
     require_real(p.atol >= 0, "pressure.atol", p.atol, ">= 0");
     require_real(p.rtol > 0 || p.atol > 0, "pressure.atol", p.atol, "> 0 when pressure.rtol is 0 (a solve must stop)");
     require_value(p.max_iterations >= 1, "pressure.max_iterations", std::to_string(p.max_iterations),
