@@ -389,8 +389,8 @@ struct Simulation::Impl {
       request.measure_mean = last_stage && pressure_guess.removes_mean_at_step_end();
       request.pin_mean = (last_stage && !request.measure_mean) || physics.has_bodies();
       request.ghosts_valid = true;
-      // The last stage's solve leaves the step's velocity divergence-free to pressure.rtol whatever the earlier
-      // stages' solves left; theirs shape only the tendencies of the stages after them.
+      // The earlier stages may stop at pressure.intermediate_rtol: the last stage's right-hand side also holds the
+      // divergence they left, and its solve to pressure.rtol removes it with the rest.
       if (!last_stage) request.rtol = deck.pressure.intermediate_rtol;
       // The next stage's guess reads only pressures: it is made while the corrected velocity's messages travel.
       const bool guess_next = !physics.has_bodies() && !last_stage;

@@ -1,5 +1,5 @@
 // pressure.intermediate_rtol: the solves of a step's Runge-Kutta stages before the last stop at their own relative
-// residual, the last stage's at pressure.rtol, so the step ends as divergence-free as without it.
+// residual, the last stage's at pressure.rtol, so the step ends about as divergence-free as without it.
 #include "flow_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -38,7 +38,7 @@ TEST(StageTolerance, EarlierStagesStopAtTheirToleranceAndTheStepEndsAtRtol) {
     const auto& l = loose->history()[s];
     tight_iterations += t.poisson_iterations;
     loose_iterations += l.poisson_iterations;
-    // The last stage's solve reaches pressure.rtol in both, and the step's velocity is as divergence-free.
+    // The last stage's solve reaches pressure.rtol in both, and the step's velocity is about as divergence-free.
     EXPECT_LE(l.poisson_residual, 1e-9) << "step " << s;
     EXPECT_LE(l.max_divergence, 10 * t.max_divergence + 1e-12) << "step " << s;
   }
