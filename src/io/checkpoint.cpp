@@ -144,9 +144,12 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
   const int count_fields = static_cast<int>(stored.size());
   OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], count_fields);
   for (int f = 0; f < count_fields; ++f) pack_owned(stored[f].field, owned, f, shape_);
+  const BlockLayout layout = block_layout(decomp_);
+  std::vector<std::uint64_t> checksums(stored.size());
+  for (int f = 0; f < count_fields; ++f)
+    checksums[f] = sum_checksums(context_->comm(), block_checksum(owned, f, layout));
   const HostValues host = on_host(owned, host_values_);
 
-  const BlockLayout layout = block_layout(decomp_);
   const auto& dims = layout.global_dims;
   const auto& offset = layout.offset;
   const auto& count = layout.count;
@@ -154,8 +157,7 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
   std::vector<BlockDataset> datasets;
   for (int f = 0; f < count_fields; ++f) {
     const double* data = host.data() + static_cast<std::size_t>(f) * block;
-    const std::uint64_t checksum = sum_checksums(context_->comm(), block_checksum(data, dims, offset, count));
-    datasets.push_back({stored[f].name, dims, offset, count, data, {{"checksum", checksum}}});
+    datasets.push_back({stored[f].name, dims, offset, count, data, {{"checksum", checksums[f]}}});
   }
   const auto& d = deck_.domain;
   Attributes attributes{
@@ -308,7 +310,7 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
   const int required = count_fields - static_cast<int>(warm_start.size());  // the warm-start fields are optional
   OwnedValues owned("io::checkpoint_values", shape_.cells[0], shape_.cells[1], shape_.cells[2], count_fields);
   auto host = Kokkos::create_mirror_view(owned);
-  std::vector<std::uint64_t> checksums(stored.size()), shares(stored.size());
+  std::vector<std::uint64_t> checksums(stored.size());
   std::vector<bool> held(stored.size(), true);
   run_collectively(context_->comm(), [&] {
     const H5Reader file(meta.path);
@@ -335,17 +337,16 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
       double* data = host.data() + static_cast<std::size_t>(f) * block;
       file.read_block(name, offset, count, data);
       checksums[f] = file.read_uint64("checksum", name);
-      shares[f] = block_checksum(data, dims, offset, count);
     }
   });
+  Kokkos::deep_copy(owned, host);
   for (int f = 0; f < count_fields; ++f) {
     if (!held[f]) continue;
-    if (sum_checksums(context_->comm(), shares[f]) != checksums[f]) {
+    if (sum_checksums(context_->comm(), block_checksum(owned, f, layout)) != checksums[f]) {
       throw Error("checkpoint '" + meta.path.string() + "' is corrupted: the checksum of /" + stored[f].name +
                   " does not match its data");
     }
   }
-  Kokkos::deep_copy(owned, host);
   for (int f = 0; f < count_fields; ++f) {
     if (!held[f]) continue;
     unpack_owned(owned, f, stored[f].field, shape_);

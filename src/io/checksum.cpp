@@ -1,39 +1,22 @@
 #include "io/checksum.hpp"
 
-#include <cstring>
+#include "grid/index_ranges.hpp"
 
 namespace eddy::io {
 
-namespace {
-
-/// SplitMix64 finaliser: a bijective 64-bit mix with good avalanche.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
-
-std::uint64_t block_checksum(const double* data, const std::vector<hsize_t>& global_dims,
-                             const std::vector<hsize_t>& offset, const std::vector<hsize_t>& count) {
-  const std::size_t rank = count.size();
-  std::size_t total = 1;
-  for (auto c : count) total *= c;
-  std::vector<hsize_t> position(rank, 0);  // index inside the block, last axis fastest
+std::uint64_t block_checksum(const BlockValues& blocks, int f, const BlockLayout& layout) {
+  const std::uint64_t ny = layout.global_dims[1], nx = layout.global_dims[2];
+  const std::uint64_t oz = layout.offset[0], oy = layout.offset[1], ox = layout.offset[2];
+  const Int3 count{static_cast<int>(blocks.extent(0)), static_cast<int>(blocks.extent(1)),
+                   static_cast<int>(blocks.extent(2))};
   std::uint64_t sum = 0;
-  for (std::size_t n = 0; n < total; ++n) {
-    std::uint64_t global_index = 0;
-    for (std::size_t a = 0; a < rank; ++a) global_index = global_index * global_dims[a] + offset[a] + position[a];
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, data + n, sizeof(bits));
-    sum += mix(bits ^ mix(global_index));
-    for (std::size_t a = rank; a-- > 0;) {
-      if (++position[a] < count[a]) break;
-      position[a] = 0;
-    }
-  }
+  Kokkos::parallel_reduce(
+      "io::block_checksum", grid::box({0, 0, 0}, count),
+      KOKKOS_LAMBDA(int i, int j, int k, std::uint64_t& part) {
+        const std::uint64_t global_index = ((oz + k) * ny + oy + j) * nx + ox + i;
+        part += element_hash(global_index, blocks(i, j, k, f));
+      },
+      sum);
   return sum;
 }
 

@@ -5,6 +5,7 @@
 // Both HDF5 write modes where the build has them.
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
+#include "io/hdf5_file.hpp"
 #include "io_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -244,6 +245,47 @@ std::string load_error(const io::Checkpointer& checkpointer, const std::string& 
     return error.what();
   }
   return "";
+}
+
+/// The checksum a checkpoint stores for quantity `quantity` of the cell signatures over the global `cells`, computed
+/// serially from its definition: the sum (mod 2^64) over the cells, x fastest, of mix(bits(value) ^ mix(index)), with
+/// mix SplitMix64's finaliser.
+std::uint64_t documented_checksum(int quantity, const Int3& cells) {
+  const auto mix = [](std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  std::uint64_t sum = 0, index = 0;
+  for (int k = 0; k < cells[2]; ++k)
+    for (int j = 0; j < cells[1]; ++j)
+      for (int i = 0; i < cells[0]; ++i, ++index) {
+        const double value = io_test::cell_signature(quantity, {i, j, k});
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &value, sizeof(bits));
+        sum += mix(bits ^ mix(index));
+      }
+  return sum;
+}
+
+// Checkpoints written by earlier versions stay readable only while the checksum keeps its definition, whatever the
+// rank count and wherever it is computed.
+TEST(Checkpoint, StoresTheDocumentedChecksum) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "checksum");
+  auto s = make_setup(MPI_COMM_WORLD);
+  const auto [state, scalars] = signed_fields(s, {"temperature"});
+  const auto path =
+      io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").write(state, 1, 1, 0.1, scalars);
+  const Int3 cells = s.deck.domain.cells;
+  io::run_on_rank0(MPI_COMM_WORLD, [&] {
+    const io::H5Reader file(path);
+    const char* names[] = {"u", "v", "w", "p", "scalar_temperature"};
+    for (int quantity = 0; quantity < 5; ++quantity) {
+      EXPECT_EQ(file.read_uint64("checksum", names[quantity]), documented_checksum(quantity, cells)) << names[quantity];
+    }
+  });
 }
 
 TEST(Checkpoint, RefusesDamagedFiles) {
