@@ -3,8 +3,10 @@
 #include "core/error.hpp"
 #include "io/collective.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <system_error>
 
 namespace eddy::io {
 
@@ -139,6 +141,41 @@ void write_token_passing(const std::filesystem::path& path, MPI_Comm comm, const
   });
 }
 
+/// `message` about a failed write of `datasets` to `path`, with their size and the space left where `path` would lie
+/// (a full disk is the usual cause).
+std::string with_space_left(const std::string& message, const std::filesystem::path& path,
+                            const std::vector<BlockDataset>& datasets) {
+  double bytes = 0;
+  for (const auto& dataset : datasets) {
+    double values = 1;
+    for (const hsize_t n : dataset.global_dims) values *= static_cast<double>(n);
+    bytes += values * sizeof(double);
+  }
+  std::filesystem::path existing = std::filesystem::absolute(path).parent_path();
+  std::error_code ignored;
+  while (!existing.empty() && !std::filesystem::exists(existing, ignored) && existing != existing.root_path()) {
+    existing = existing.parent_path();
+  }
+  const auto readable = [](double b) {
+    char text[32];
+    if (b >= 1e9) {
+      std::snprintf(text, sizeof(text), "%.3g GB", b / 1e9);
+    } else if (b >= 1e6) {
+      std::snprintf(text, sizeof(text), "%.3g MB", b / 1e6);
+    } else {
+      std::snprintf(text, sizeof(text), "%.3g kB", b / 1e3);
+    }
+    return std::string(text);
+  };
+  std::string detail = " (";
+  if (message.find(path.string()) == std::string::npos) detail += "writing '" + path.string() + "': ";
+  detail += readable(bytes) + " of data";
+  std::error_code error;
+  const auto space = std::filesystem::space(existing, error);
+  if (!error) detail += "; its file system has " + readable(static_cast<double>(space.available)) + " free";
+  return message + detail + ")";
+}
+
 }  // namespace
 
 WriteMode default_write_mode() {
@@ -155,13 +192,21 @@ void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMod
                       const Attributes& file_attributes, const std::vector<BlockDataset>& datasets) {
   if (mode == WriteMode::collective) {
 #ifdef EDDY_HDF5_PARALLEL
-    run_collectively(comm, [&] { write_collective(path, comm, file_attributes, datasets); });
+    try {
+      run_collectively(comm, [&] { write_collective(path, comm, file_attributes, datasets); });
+    } catch (const Error& e) {
+      throw Error(with_space_left(e.what(), path, datasets));
+    }
     return;
 #else
     throw Error("HDF5: collective writes need an HDF5 built with MPI; this build has serial HDF5");
 #endif
   }
-  write_token_passing(path, comm, file_attributes, datasets);
+  try {
+    write_token_passing(path, comm, file_attributes, datasets);
+  } catch (const Error& e) {
+    throw Error(with_space_left(e.what(), path, datasets));
+  }
 }
 
 H5Reader::H5Reader(const std::filesystem::path& path) : path_(path) {

@@ -1,7 +1,8 @@
 // Checkpoint/restart: bit-identical round trip of the flow and the named scalars on the same rank count, correct
 // values when read on another rank count (written on a half-size sub-communicator, read on all ranks), successive
 // checkpoints of one writer each holding their own values, "latest" and pruning, refusal of truncated or corrupted
-// files, of other grids or physics and of other scalars, and checkpoints without scalars still serving decks without.
+// files, of other grids or physics and of other scalars, checkpoints without scalars still serving decks without,
+// the stored checksums' definition, and what a failed write says.
 // Both HDF5 write modes where the build has them.
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
@@ -11,8 +12,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -322,6 +325,30 @@ TEST(Checkpoint, RefusesDamagedFiles) {
             std::string::npos);
   EXPECT_NE(load_error(checkpointer, "missing.h5", state, scalars).find("does not exist"), std::string::npos);
   EXPECT_EQ(load_error(checkpointer, good.string(), state, scalars), "");
+}
+
+// A write that fails (here: a folder where the file would go; on a cluster usually a full disk) names the file, the
+// size of its data and the space left on its file system.
+TEST(Checkpoint, FailedWriteNamesItsSizeAndTheSpaceLeft) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "unwritable");
+  auto s = make_setup(MPI_COMM_WORLD);
+  const auto signed_state = signed_fields(s, {});
+  io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
+  const auto blocked = checkpointer.directory() / (io::Checkpointer::file_name(3) + ".tmp");
+  io::run_on_rank0(MPI_COMM_WORLD, [&] { std::filesystem::create_directories(blocked / "inside"); });
+  std::string message;
+  try {
+    checkpointer.write(signed_state.state, 1, 3, 0.1);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  const double kilobytes = 4.0 * 9 * 7 * 5 * sizeof(double) / 1e3;  // u, v, w, p on 9 x 7 x 5 cells
+  char size[80];
+  std::snprintf(size, sizeof(size), "(%.3g kB of data; its file system has ", kilobytes);
+  EXPECT_NE(message.find(blocked.string()), std::string::npos) << message;
+  EXPECT_NE(message.find(size), std::string::npos) << message;
+  EXPECT_NE(message.find(" free)"), std::string::npos) << message;
 }
 
 TEST(Checkpoint, RefusesOtherGridOrPhysics) {
