@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <regex>
 #include <sstream>
+#include <system_error>
 #include <type_traits>
 
 namespace eddy::io {
@@ -183,7 +184,15 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
   }
   const std::filesystem::path final_path = directory_ / file_name(step);
   const std::filesystem::path tmp_path = final_path.string() + ".tmp";
-  write_block_file(tmp_path, context_->comm(), mode_, attributes, datasets);
+  try {
+    write_block_file(tmp_path, context_->comm(), mode_, attributes, datasets);
+  } catch (const Error&) {  // a partial file holds nothing to restart from, and a full disk needs its space
+    run_on_rank0(context_->comm(), [&] {
+      std::error_code ignored;
+      std::filesystem::remove(tmp_path, ignored);
+    });
+    throw;
+  }
   run_on_rank0(context_->comm(), [&] {
     std::filesystem::rename(tmp_path, final_path);
     remove_old_checkpoints(step);

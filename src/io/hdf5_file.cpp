@@ -25,6 +25,12 @@ class Handle {
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   operator hid_t() const { return id_; }
+  /// Closes the handle now; throws if closing fails (for a file: its last buffered writes did not reach the disk).
+  void close(const std::string& what) {
+    const herr_t status = closer_(id_);
+    id_ = -1;
+    if (status < 0) throw Error("HDF5: " + what + " failed");
+  }
 
  private:
   hid_t id_;
@@ -106,6 +112,7 @@ void write_collective(const std::filesystem::path& path, MPI_Comm comm, const At
   Handle transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
   check(H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE), "collective transfer");
   for (const auto& dataset : datasets) write_block(file, dataset, transfer);
+  file.close("closing " + path.string());
 }
 #endif
 
@@ -126,9 +133,11 @@ void write_token_passing(const std::filesystem::path& path, MPI_Comm comm, const
         write_attributes(file, file_attributes);
         create_datasets(file, datasets);
         for (const auto& dataset : datasets) write_block(file, dataset, H5P_DEFAULT);
+        file.close("closing " + path.string());
       } else {
         Handle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, "opening " + path.string());
         for (const auto& dataset : datasets) write_block(file, dataset, H5P_DEFAULT);
+        file.close("closing " + path.string());
       }
     } catch (const std::exception& e) {
       error = e.what();

@@ -2,7 +2,8 @@
 // values when read on another rank count (written on a half-size sub-communicator, read on all ranks), successive
 // checkpoints of one writer each holding their own values, "latest" and pruning, refusal of truncated or corrupted
 // files, of other grids or physics and of other scalars, checkpoints without scalars still serving decks without,
-// the stored checksums' definition, and what a failed write says.
+// the stored checksums' definition, and what a failed write says and leaves behind (a full disk simulated by a file
+// size limit).
 // Both HDF5 write modes where the build has them.
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
@@ -11,7 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -349,6 +353,44 @@ TEST(Checkpoint, FailedWriteNamesItsSizeAndTheSpaceLeft) {
   EXPECT_NE(message.find(blocked.string()), std::string::npos) << message;
   EXPECT_NE(message.find(size), std::string::npos) << message;
   EXPECT_NE(message.find(" free)"), std::string::npos) << message;
+}
+
+// A write that runs out of room (the process may write files of 4 KiB only, as on a full disk) fails on every rank
+// with the size and the space left, and leaves no partial file; the checkpoints before it stay. HDF5 may hold the last
+// writes until the file is closed, so a failed close counts as a failed write.
+TEST(Checkpoint, WriteOutOfRoomLeavesNoPartialFile) {
+  parallel::Context context(MPI_COMM_WORLD);
+  for (auto mode : modes()) {
+    use_mode(mode);
+    const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "out_of_room");
+    auto s = make_setup(MPI_COMM_WORLD);
+    const auto signed_state = signed_fields(s, {});
+    io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
+    const auto kept = checkpointer.write(signed_state.state, 1, 1, 0.1);
+    std::string message;
+    {
+      const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);  // writes past the limit then fail with EFBIG
+      rlimit previous{};
+      getrlimit(RLIMIT_FSIZE, &previous);
+      rlimit small = previous;
+      small.rlim_cur = 4096;
+      setrlimit(RLIMIT_FSIZE, &small);
+      try {
+        checkpointer.write(signed_state.state, 2, 2, 0.1);
+      } catch (const Error& e) {
+        message = e.what();
+      }
+      setrlimit(RLIMIT_FSIZE, &previous);
+      std::signal(SIGXFSZ, previous_handler);
+    }
+    const bool collective = mode == io::WriteMode::collective;
+    EXPECT_NE(message.find("kB of data; its file system has "), std::string::npos) << collective << ": " << message;
+    MPI_Barrier(MPI_COMM_WORLD);
+    EXPECT_FALSE(std::filesystem::exists(checkpointer.directory() / (io::Checkpointer::file_name(2) + ".tmp")));
+    EXPECT_FALSE(std::filesystem::exists(checkpointer.directory() / io::Checkpointer::file_name(2))) << collective;
+    EXPECT_TRUE(std::filesystem::exists(kept));
+    MPI_Barrier(MPI_COMM_WORLD);  // before the next mode's folder replaces this one
+  }
 }
 
 TEST(Checkpoint, RefusesOtherGridOrPhysics) {
