@@ -195,6 +195,11 @@ def stop_and_restart(work, name, ranks, stop):
     telemetry = run / "telemetry.csv"
     deadline = time.time() + 120
     while time.time() < deadline and (not telemetry.is_file() or len(telemetry.read_text().splitlines()) < 4):
+        if process.poll() is not None:  # ended (or failed to start) before it could be stopped
+            out, err = process.communicate()
+            print(out[-2000:], err[-2000:], flush=True)
+            check(False, f"{name}: the run ended with exit {process.returncode} before it could be stopped")
+            return
         time.sleep(0.05)
     stop(process, run)
     out, err = process.communicate(timeout=120)
