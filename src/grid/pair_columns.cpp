@@ -1,6 +1,7 @@
 #include "grid/pair_columns.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 
 namespace eddy::grid {
@@ -23,10 +24,24 @@ long long resident_threads() {
   return resident;
 }
 
+int longest_column_from(const char* text) {
+  if (text == nullptr) return kPairPlanes;
+  char* end = nullptr;
+  const long planes = std::strtol(text, &end, 10);
+  require(end != text && *end == '\0' && planes >= 2 && planes <= 1024 && planes % 2 == 0,
+          std::string("EDDY_PAIR_PLANES is '") + text + "': it must be an even number of planes from 2 to 1024");
+  return static_cast<int>(planes);
+}
+
+int longest_column() {
+  static const int longest = longest_column_from(std::getenv("EDDY_PAIR_PLANES"));
+  return longest;
+}
+
 int column_planes(int pairs, int rows, int planes, long long resident) {
   const long long per_plane = static_cast<long long>((pairs + kPairTile - 1) / kPairTile) * kPairTile *
                               ((rows + kPairRows - 1) / kPairRows) * kPairRows;
-  int chunk = kPairPlanes;
+  int chunk = longest_column();
   while (chunk > 2 && per_plane * ((planes + chunk - 1) / chunk) < resident) chunk /= 2;
   return chunk;
 }

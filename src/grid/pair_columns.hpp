@@ -22,7 +22,17 @@ constexpr int kPairTile = 32, kPairRows = 8, kPairPlanes = 8;
 /// The threads the device holds resident (ExecSpace().concurrency()).
 long long resident_threads();
 
-/// Planes per thread of a pair loop over `pairs` x `rows` x `planes`: kPairPlanes, halved down to 2 while the loop
+/// The longest column named by `text` (the environment variable EDDY_PAIR_PLANES): kPairPlanes where it is null, else
+/// its even number of planes (2 .. 1024); throws on anything else.
+int longest_column_from(const char* text);
+
+/// The longest column a thread of a pair loop marches: longest_column_from(getenv("EDDY_PAIR_PLANES")), read once. The
+/// variable is for tuning on new hardware with `eddy bench stencil|flow`; on an H200 columns of 16 or 32 planes ran
+/// the residual, the Laplacian, the divergence and the gradient correction 2-13% slower than 8, the restriction and the
+/// flow diagnostics 3-4% faster (tests/perf/RESULTS.md).
+int longest_column();
+
+/// Planes per thread of a pair loop over `pairs` x `rows` x `planes`: longest_column(), halved down to 2 while the loop
 /// would start fewer threads than `resident` (small multigrid levels: columns of eight planes left most of an H200
 /// idle, each thread marching them one after the other). Always even.
 int column_planes(int pairs, int rows, int planes, long long resident = resident_threads());

@@ -169,6 +169,25 @@ TEST(PairColumns, ColumnsShortenUntilTheLoopFillsTheDevice) {
   }
 }
 
+// EDDY_PAIR_PLANES sets the longest column to an even count of planes; anything else is refused with a message that
+// names the variable and what it accepts.
+TEST(PairColumns, LongestColumnTakesOnlyAnEvenCount) {
+  using eddy::grid::longest_column_from;
+  EXPECT_EQ(longest_column_from(nullptr), eddy::grid::kPairPlanes);
+  EXPECT_EQ(longest_column_from("16"), 16);
+  EXPECT_EQ(longest_column_from("2"), 2);
+  for (const char* bad : {"", "7", "0", "-4", "16x", "2048", "sixteen"}) {
+    try {
+      longest_column_from(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const eddy::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("EDDY_PAIR_PLANES is '" + std::string(bad) + "'"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("even number of planes from 2 to 1024"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Every pair of cells that meets a box, on every row and plane of it, belongs to exactly one thread's column, whole
 // tiles and the pairs past them alike, however long the columns; its flags say which of its two cells lie in the box.
 TEST(PairColumns, TilingCoversEveryPairOfTheBoxOnce) {
