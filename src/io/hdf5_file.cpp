@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <string>
+#include <sys/resource.h>
 #include <system_error>
 
 namespace eddy::io {
@@ -150,39 +152,73 @@ void write_token_passing(const std::filesystem::path& path, MPI_Comm comm, const
   });
 }
 
-/// `message` about a failed write of `datasets` to `path`, with their size and the space left where `path` would lie
-/// (a full disk is the usual cause).
-std::string with_space_left(const std::string& message, const std::filesystem::path& path,
-                            const std::vector<BlockDataset>& datasets) {
+/// The bytes of values in `datasets`.
+double data_bytes(const std::vector<BlockDataset>& datasets) {
   double bytes = 0;
   for (const auto& dataset : datasets) {
     double values = 1;
     for (const hsize_t n : dataset.global_dims) values *= static_cast<double>(n);
     bytes += values * sizeof(double);
   }
+  return bytes;
+}
+
+/// `bytes` in kB, MB or GB, three significant digits.
+std::string readable(double bytes) {
+  char text[32];
+  if (bytes >= 1e9) {
+    std::snprintf(text, sizeof(text), "%.3g GB", bytes / 1e9);
+  } else if (bytes >= 1e6) {
+    std::snprintf(text, sizeof(text), "%.3g MB", bytes / 1e6);
+  } else {
+    std::snprintf(text, sizeof(text), "%.3g kB", bytes / 1e3);
+  }
+  return text;
+}
+
+/// The bytes free to this process on the file system where `path` would lie (its nearest existing folder); negative
+/// where that cannot be told.
+double space_available(const std::filesystem::path& path) {
   std::filesystem::path existing = std::filesystem::absolute(path).parent_path();
-  std::error_code ignored;
-  while (!existing.empty() && !std::filesystem::exists(existing, ignored) && existing != existing.root_path()) {
+  std::error_code error;
+  while (!existing.empty() && !std::filesystem::exists(existing, error) && existing != existing.root_path()) {
     existing = existing.parent_path();
   }
-  const auto readable = [](double b) {
-    char text[32];
-    if (b >= 1e9) {
-      std::snprintf(text, sizeof(text), "%.3g GB", b / 1e9);
-    } else if (b >= 1e6) {
-      std::snprintf(text, sizeof(text), "%.3g MB", b / 1e6);
-    } else {
-      std::snprintf(text, sizeof(text), "%.3g kB", b / 1e3);
-    }
-    return std::string(text);
-  };
+  const auto space = std::filesystem::space(existing, error);
+  return error ? -1.0 : static_cast<double>(space.available);
+}
+
+/// `message` about a failed write of `datasets` to `path`, with their size and the space left where `path` would lie
+/// (a full disk is the usual cause).
+std::string with_space_left(const std::string& message, const std::filesystem::path& path,
+                            const std::vector<BlockDataset>& datasets) {
   std::string detail = " (";
   if (message.find(path.string()) == std::string::npos) detail += "writing '" + path.string() + "': ";
-  detail += readable(bytes) + " of data";
-  std::error_code error;
-  const auto space = std::filesystem::space(existing, error);
-  if (!error) detail += "; its file system has " + readable(static_cast<double>(space.available)) + " free";
+  detail += readable(data_bytes(datasets)) + " of data";
+  const double available = space_available(path);
+  if (available >= 0) detail += "; its file system has " + readable(available) + " free";
   return message + detail + ")";
+}
+
+/// Throws on every rank, before any file is created, where the values of `datasets` alone cannot fit: beyond the space
+/// free on the file system of `path` (asked on rank 0) or beyond the size any rank may give a file (`ulimit -f`). A
+/// write that runs out of room inside HDF5 leaves the library holding a file it cannot close, which HDF5 before 1.14
+/// crashes on when the process ends.
+void require_room(const std::filesystem::path& path, MPI_Comm comm, const std::vector<BlockDataset>& datasets) {
+  const double bytes = data_bytes(datasets);
+  const std::string refused = "HDF5: not writing '" + path.string() + "': its " + readable(bytes) + " of data exceed ";
+  run_collectively(comm, [&] {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        bytes > static_cast<double>(limit.rlim_cur)) {
+      throw Error(refused + "the " + readable(static_cast<double>(limit.rlim_cur)) +
+                  " this process may write to one file (ulimit -f)");
+    }
+  });
+  run_on_rank0(comm, [&] {
+    const double available = space_available(path);
+    if (available >= 0 && bytes > available) throw Error(refused + "the " + readable(available) + " free on its file system");
+  });
 }
 
 }  // namespace
@@ -199,6 +235,7 @@ WriteMode default_write_mode() {
 
 void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMode mode,
                       const Attributes& file_attributes, const std::vector<BlockDataset>& datasets) {
+  require_room(path, comm, datasets);
   if (mode == WriteMode::collective) {
 #ifdef EDDY_HDF5_PARALLEL
     try {
