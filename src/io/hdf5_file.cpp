@@ -3,11 +3,11 @@
 #include "core/error.hpp"
 #include "io/collective.hpp"
 
+#include <sys/resource.h>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
-#include <sys/resource.h>
 #include <system_error>
 
 namespace eddy::io {
@@ -217,7 +217,9 @@ void require_room(const std::filesystem::path& path, MPI_Comm comm, const std::v
   });
   run_on_rank0(comm, [&] {
     const double available = space_available(path);
-    if (available >= 0 && bytes > available) throw Error(refused + "the " + readable(available) + " free on its file system");
+    if (available >= 0 && bytes > available) {
+      throw Error(refused + "the " + readable(available) + " free on its file system");
+    }
   });
 }
 

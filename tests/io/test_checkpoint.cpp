@@ -21,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -355,9 +356,6 @@ TEST(Checkpoint, FailedWriteNamesItsSizeAndTheSpaceLeft) {
   EXPECT_NE(message.find(" free)"), std::string::npos) << message;
 }
 
-// A write that runs out of room (the process may write files of 4 KiB only, as on a full disk) fails on every rank
-// with the size and the space left, and leaves no partial file; the checkpoints before it stay. HDF5 may hold the last
-// writes until the file is closed, so a failed close counts as a failed write.
 // Writes checkpoint `step` of `checkpointer` with the process's file size limited to `limit` bytes (a full disk as
 // far as writes can tell: past it they fail with EFBIG), and returns the error's message ("" if none).
 std::string write_under_file_size_limit(io::Checkpointer& checkpointer, const fields::FlowState& state, int step,
@@ -379,9 +377,11 @@ std::string write_under_file_size_limit(io::Checkpointer& checkpointer, const fi
   return message;
 }
 
-// A checkpoint whose values alone exceed what may be written is refused before its file is created, with its size and
-// the limit in the message; the checkpoint before it stays.
-TEST(Checkpoint, WriteWithoutRoomIsRefusedBeforeAnyFile) {
+// In each write mode: writes checkpoint 1, then checkpoint 2 under the file size limit `limit_for(checkpoint 1's
+// file)`, and checks that checkpoint 2 failed on every rank with `expected` in its message and left no file, partial
+// or renamed, while checkpoint 1 stays.
+void check_write_without_room(const std::function<rlim_t(const std::filesystem::path&)>& limit_for,
+                              const std::string& expected) {
   parallel::Context context(MPI_COMM_WORLD);
   for (auto mode : modes()) {
     use_mode(mode);
@@ -390,11 +390,9 @@ TEST(Checkpoint, WriteWithoutRoomIsRefusedBeforeAnyFile) {
     const auto signed_state = signed_fields(s, {});
     io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
     const auto kept = checkpointer.write(signed_state.state, 1, 1, 0.1);
-    const std::string message = write_under_file_size_limit(checkpointer, signed_state.state, 2, 4096);
+    const std::string message = write_under_file_size_limit(checkpointer, signed_state.state, 2, limit_for(kept));
     const bool collective = mode == io::WriteMode::collective;
-    EXPECT_NE(message.find("kB of data exceed the 4.1 kB this process may write to one file (ulimit -f)"),
-              std::string::npos)
-        << collective << ": " << message;
+    EXPECT_NE(message.find(expected), std::string::npos) << collective << ": " << message;
     MPI_Barrier(MPI_COMM_WORLD);
     EXPECT_FALSE(std::filesystem::exists(checkpointer.directory() / (io::Checkpointer::file_name(2) + ".tmp")));
     EXPECT_FALSE(std::filesystem::exists(checkpointer.directory() / io::Checkpointer::file_name(2))) << collective;
@@ -403,33 +401,29 @@ TEST(Checkpoint, WriteWithoutRoomIsRefusedBeforeAnyFile) {
   }
 }
 
-// A checkpoint whose values fit but whose file does not fails inside HDF5: the failed close is a failed write, with
-// the data's size and the space left in the message, and the partial file is removed. HDF5 1.10 then crashes when the
-// process ends, closing the file it could not close, whatever the caller does, so the test runs from HDF5 1.14 on.
+// A checkpoint whose values alone exceed what may be written is refused before its file is created, with its size and
+// the limit in the message.
+TEST(Checkpoint, WriteWithoutRoomIsRefusedBeforeAnyFile) {
+  check_write_without_room([](const std::filesystem::path&) { return rlim_t{4096}; },
+                           "kB of data exceed the 4.1 kB this process may write to one file (ulimit -f)");
+}
+
+// A checkpoint whose values fit but whose file does not fails inside HDF5, which may hold the last writes until the
+// file is closed: the failed close is a failed write, with the data's size and the space left in the message, and
+// the partial file is removed. HDF5 1.10 then crashes when the process ends, closing the file it could not close,
+// whatever the caller does, so the test runs from HDF5 1.14 on.
 TEST(Checkpoint, WriteOutOfRoomLeavesNoPartialFile) {
 #if H5_VERS_MAJOR == 1 && H5_VERS_MINOR < 14
   GTEST_SKIP() << "HDF5 " << H5_VERS_MAJOR << "." << H5_VERS_MINOR << " crashes at exit after a failed file close";
 #endif
-  parallel::Context context(MPI_COMM_WORLD);
-  for (auto mode : modes()) {
-    use_mode(mode);
-    const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "out_of_room");
-    auto s = make_setup(MPI_COMM_WORLD);
-    const auto signed_state = signed_fields(s, {});
-    io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
-    const auto kept = checkpointer.write(signed_state.state, 1, 1, 0.1);
-    // A limit past the values but short of the whole file (the same layout as `kept`): the metadata does not fit.
-    const auto whole_file = std::filesystem::file_size(kept);
-    ASSERT_GT(whole_file, 2048u);
-    const std::string message = write_under_file_size_limit(checkpointer, signed_state.state, 2, whole_file - 1024);
-    const bool collective = mode == io::WriteMode::collective;
-    EXPECT_NE(message.find("kB of data; its file system has "), std::string::npos) << collective << ": " << message;
-    MPI_Barrier(MPI_COMM_WORLD);
-    EXPECT_FALSE(std::filesystem::exists(checkpointer.directory() / (io::Checkpointer::file_name(2) + ".tmp")));
-    EXPECT_FALSE(std::filesystem::exists(checkpointer.directory() / io::Checkpointer::file_name(2))) << collective;
-    EXPECT_TRUE(std::filesystem::exists(kept));
-    MPI_Barrier(MPI_COMM_WORLD);  // before the next mode's folder replaces this one
-  }
+  // A limit past the values but 1 KiB short of the whole file (checkpoint 2 has checkpoint 1's layout).
+  check_write_without_room(
+      [](const std::filesystem::path& kept) {
+        const auto whole_file = std::filesystem::file_size(kept);
+        EXPECT_GT(whole_file, 2048u);
+        return static_cast<rlim_t>(whole_file - 1024);
+      },
+      "kB of data; its file system has ");
 }
 
 TEST(Checkpoint, RefusesOtherGridOrPhysics) {
