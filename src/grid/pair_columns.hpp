@@ -28,7 +28,7 @@ int longest_column_from(const char* text);
 
 /// The longest column a thread of a pair loop marches: longest_column_from(getenv("EDDY_PAIR_PLANES")), read once. The
 /// variable is for tuning on new hardware with `eddy bench stencil|flow`; on an H200 columns of 16 or 32 planes ran
-/// the residual, the Laplacian, the divergence and the gradient correction 2-13% slower than 8, and only the flow
+/// the residual, the Laplacian, the divergence and the gradient correction 2-14% slower than 8, and only the flow
 /// diagnostics clearly faster (3-4%; tests/perf/RESULTS.md).
 int longest_column();
 
