@@ -237,22 +237,27 @@ WriteMode default_write_mode() {
 
 void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMode mode,
                       const Attributes& file_attributes, const std::vector<BlockDataset>& datasets) {
-  require_room(path, comm, datasets);
+#ifndef EDDY_HDF5_PARALLEL
   if (mode == WriteMode::collective) {
-#ifdef EDDY_HDF5_PARALLEL
-    try {
-      run_collectively(comm, [&] { write_collective(path, comm, file_attributes, datasets); });
-    } catch (const Error& e) {
-      throw Error(with_space_left(e.what(), path, datasets));
-    }
-    return;
-#else
     throw Error("HDF5: collective writes need an HDF5 built with MPI; this build has serial HDF5");
-#endif
   }
+#endif
+  require_room(path, comm, datasets);
+  bool existed = false;  // on rank 0, which removes what a failed write created
+  run_on_rank0(comm, [&] { existed = std::filesystem::exists(path); });
   try {
+#ifdef EDDY_HDF5_PARALLEL
+    if (mode == WriteMode::collective) {
+      run_collectively(comm, [&] { write_collective(path, comm, file_attributes, datasets); });
+      return;
+    }
+#endif
     write_token_passing(path, comm, file_attributes, datasets);
   } catch (const Error& e) {
+    run_on_rank0(comm, [&] {
+      std::error_code ignored;
+      if (!existed && std::filesystem::is_regular_file(path, ignored)) std::filesystem::remove(path, ignored);
+    });
     throw Error(with_space_left(e.what(), path, datasets));
   }
 }

@@ -40,7 +40,8 @@ struct BlockDataset {
 
 /// Creates (or truncates) `path` and writes every dataset and attribute; returns on every rank once the file is
 /// complete and closed. Throws eddy::Error on every rank if any rank fails, before creating the file where the values
-/// alone exceed the space free on its file system or the size a rank may give a file (`ulimit -f`).
+/// alone exceed the space free on its file system or the size a rank may give a file (`ulimit -f`); a failed write
+/// removes the file if it created it.
 void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMode mode,
                       const Attributes& file_attributes, const std::vector<BlockDataset>& datasets);
 

@@ -1,15 +1,22 @@
 #pragma once
 // Shared set-up of the io tests: small decks, a scratch folder per test, and analytic fields written into a state.
 #include "config/deck.hpp"
+#include "core/error.hpp"
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 #include "io/collective.hpp"
+#include "io/hdf5_file.hpp"
 
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace eddy::io_test {
 
@@ -117,6 +124,40 @@ inline void fill_field_signature(const Field& field, int quantity, const fields:
 inline void fill_signature(fields::FlowState& state, const grid::Decomposition& decomp) {
   const Field fields[4] = {state.u, state.v, state.w, state.p};
   for (int q = 0; q < 4; ++q) fill_field_signature(fields[q], q, state.shape, decomp);
+}
+
+/// Makes the writers that follow use `mode` (io::default_write_mode reads it from the environment).
+inline void use_mode(io::WriteMode mode) {
+  setenv("EDDY_HDF5_TOKEN_PASSING", mode == io::WriteMode::token_passing ? "1" : "0", 1);
+}
+
+/// The write modes this build has: collective only with parallel HDF5.
+inline std::vector<io::WriteMode> modes() {
+#ifdef EDDY_HDF5_PARALLEL
+  return {io::WriteMode::collective, io::WriteMode::token_passing};
+#else
+  return {io::WriteMode::token_passing};
+#endif
+}
+
+/// Runs `write` with the process's file size limited to `limit` bytes (a full disk as far as writes can tell: past
+/// it they fail with EFBIG) and returns its eddy::Error's message ("" if none).
+inline std::string error_under_file_size_limit(rlim_t limit, const std::function<void()>& write) {
+  std::string message;
+  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit previous{};
+  getrlimit(RLIMIT_FSIZE, &previous);
+  rlimit small = previous;
+  small.rlim_cur = limit;
+  setrlimit(RLIMIT_FSIZE, &small);
+  try {
+    write();
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &previous);
+  std::signal(SIGXFSZ, previous_handler);
+  return message;
 }
 
 }  // namespace eddy::io_test

@@ -32,18 +32,6 @@ namespace {
 using namespace eddy;
 
 /// Selects the HDF5 write mode for objects built after this call.
-void use_mode(io::WriteMode mode) {
-  setenv("EDDY_HDF5_TOKEN_PASSING", mode == io::WriteMode::token_passing ? "1" : "0", 1);
-}
-
-std::vector<io::WriteMode> modes() {
-#ifdef EDDY_HDF5_PARALLEL
-  return {io::WriteMode::collective, io::WriteMode::token_passing};
-#else
-  return {io::WriteMode::token_passing};
-#endif
-}
-
 /// Number of owned values of `field` that differ from cell_signature of `quantity`.
 long long count_field_mismatches(const Field& field, int quantity, const fields::LocalShape& shape,
                                  const grid::Decomposition& decomp) {
@@ -124,8 +112,8 @@ SignedFields signed_fields(const Setup& s, const std::vector<std::string>& scala
 }
 
 TEST(Checkpoint, RoundTripIsBitIdentical) {
-  for (auto mode : modes()) {
-    use_mode(mode);
+  for (auto mode : io_test::modes()) {
+    io_test::use_mode(mode);
     parallel::Context context(MPI_COMM_WORLD);
     const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "roundtrip");
     auto s = make_setup(MPI_COMM_WORLD);
@@ -198,8 +186,8 @@ TEST(Checkpoint, ReadOnOtherRankCount) {
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   const int writers = (world_size + 1) / 2;  // 1 -> 1, 2 -> 1, 4 -> 2
-  for (auto mode : modes()) {
-    use_mode(mode);
+  for (auto mode : io_test::modes()) {
+    io_test::use_mode(mode);
     const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "ranks");
     MPI_Comm writer_comm = MPI_COMM_NULL;
     MPI_Comm_split(MPI_COMM_WORLD, world_rank < writers ? 0 : MPI_UNDEFINED, world_rank, &writer_comm);
@@ -356,41 +344,21 @@ TEST(Checkpoint, FailedWriteNamesItsSizeAndTheSpaceLeft) {
   EXPECT_NE(message.find(" free)"), std::string::npos) << message;
 }
 
-// Writes checkpoint `step` of `checkpointer` with the process's file size limited to `limit` bytes (a full disk as
-// far as writes can tell: past it they fail with EFBIG), and returns the error's message ("" if none).
-std::string write_under_file_size_limit(io::Checkpointer& checkpointer, const fields::FlowState& state, int step,
-                                        rlim_t limit) {
-  std::string message;
-  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-  rlimit previous{};
-  getrlimit(RLIMIT_FSIZE, &previous);
-  rlimit small = previous;
-  small.rlim_cur = limit;
-  setrlimit(RLIMIT_FSIZE, &small);
-  try {
-    checkpointer.write(state, step, step, 0.1);
-  } catch (const Error& e) {
-    message = e.what();
-  }
-  setrlimit(RLIMIT_FSIZE, &previous);
-  std::signal(SIGXFSZ, previous_handler);
-  return message;
-}
-
 // In each write mode: writes checkpoint 1, then checkpoint 2 under the file size limit `limit_for(checkpoint 1's
 // file)`, and checks that checkpoint 2 failed on every rank with `expected` in its message and left no file, partial
 // or renamed, while checkpoint 1 stays.
 void check_write_without_room(const std::function<rlim_t(const std::filesystem::path&)>& limit_for,
                               const std::string& expected) {
   parallel::Context context(MPI_COMM_WORLD);
-  for (auto mode : modes()) {
-    use_mode(mode);
+  for (auto mode : io_test::modes()) {
+    io_test::use_mode(mode);
     const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "out_of_room");
     auto s = make_setup(MPI_COMM_WORLD);
     const auto signed_state = signed_fields(s, {});
     io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
     const auto kept = checkpointer.write(signed_state.state, 1, 1, 0.1);
-    const std::string message = write_under_file_size_limit(checkpointer, signed_state.state, 2, limit_for(kept));
+    const std::string message = io_test::error_under_file_size_limit(
+        limit_for(kept), [&] { checkpointer.write(signed_state.state, 2, 2, 0.1); });
     const bool collective = mode == io::WriteMode::collective;
     EXPECT_NE(message.find(expected), std::string::npos) << collective << ": " << message;
     MPI_Barrier(MPI_COMM_WORLD);

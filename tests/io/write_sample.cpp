@@ -19,7 +19,7 @@ namespace {
 using namespace eddy;
 
 void write_sample(const std::filesystem::path& dir, int dimensions, io::WriteMode mode) {
-  setenv("EDDY_HDF5_TOKEN_PASSING", mode == io::WriteMode::token_passing ? "1" : "0", 1);
+  io_test::use_mode(mode);
   parallel::Context context(MPI_COMM_WORLD);
   auto deck = dimensions == 3 ? io_test::make_deck(3, {8, 6, 4}, {1.0, 1.5, 2.0}, {0.5, -1.0, 0.25})
                               : io_test::make_deck(2, {16, 12, 1}, {2.0, 1.5, 0.125}, {-1.0, 0.5, 0.0});
