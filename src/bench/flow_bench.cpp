@@ -356,11 +356,9 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
         time::fused_stage_by_points(state, t, flow_grid, scheme, viscosity, weights[s]);
       });
       for (const time::StageTiling& tiling : tilings) {
-        time_form(", tiles " + std::to_string(tiling.x) + "x" + std::to_string(tiling.y) + ", ring " +
-                      std::to_string(tiling.ring) + (tiling.pairs ? (tiling.rows ? " by rows" : " by pairs") : ""),
-                  [&](const time::StageTargets& t) {
-                    time::fused_stage_by_tiles(state, t, flow_grid, scheme, viscosity, weights[s], tiling);
-                  });
+        time_form(", tiles " + time::describe(tiling), [&](const time::StageTargets& t) {
+          time::fused_stage_by_tiles(state, t, flow_grid, scheme, viscosity, weights[s], tiling);
+        });
       }
     }
     stage_tilings = choice.describe();

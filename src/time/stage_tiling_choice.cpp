@@ -43,18 +43,14 @@ void StageTilingChoice::run(const StageWeights& weights, config::AdvectionScheme
 }
 
 std::string StageTilingChoice::describe() const {
-  const auto name = [](const StageTiling& t) {
-    return std::to_string(t.x) + "x" + std::to_string(t.y) + " ring " + std::to_string(t.ring) +
-           (t.pairs ? (t.rows ? " by rows" : " by pairs") : "");
-  };
   std::string text;
   for (const auto& [key, form] : forms_) {
     std::string line = std::string(key & 1 ? "reads R_{k-1}" : "no R_{k-1}") + (key & 2 ? ", keeps R_k" : "") +
                        (key & 4 ? ", blends u_0" : "") + (key & 8 ? ", upwind" : "") + ": ";
-    line += form.chosen >= 0 ? name(candidates_[form.chosen]) : std::string("choosing");
+    line += form.chosen >= 0 ? time::describe(candidates_[form.chosen]) : std::string("choosing");
     for (std::size_t c = 0; c < candidates_.size() && c < form.shortest.size(); ++c) {
       char time[48];
-      std::snprintf(time, sizeof time, "%s%s %.3f ms", c == 0 ? " (" : ", ", name(candidates_[c]).c_str(),
+      std::snprintf(time, sizeof time, "%s%s %.3f ms", c == 0 ? " (" : ", ", time::describe(candidates_[c]).c_str(),
                     1e3 * form.shortest[c]);
       line += time;
     }

@@ -54,8 +54,7 @@ std::string describe(const Case& c) {
 
 std::string describe(const Case& c, const eddy::time::StageTiling& t) {
   std::ostringstream label;
-  label << describe(c) << ", tile " << t.x << "x" << t.y << " planes " << t.planes << " ring " << t.ring
-        << (t.pairs ? (t.rows ? " by rows" : " by pairs") : "");
+  label << describe(c) << ", tile " << eddy::time::describe(t) << " planes " << t.planes;
   return label.str();
 }
 
@@ -115,6 +114,8 @@ void compare_loops(const Case& c) {
   tilings.push_back({32, 8, 3, 5});
   tilings.push_back({32, 8, 3, 5, true});
   tilings.push_back({32, 8, 3, 5, true, true});
+  tilings.push_back({32, 8, 3, 5, false, false, true});
+  tilings.push_back({32, 8, 3, 4, false, false, true});
   std::vector<eddy::time::StageTargets> default_choices;  // the tilings StageTilingChoice chooses among by default
   for (const auto& tiling : tilings) {
     const eddy::time::StageTargets by_tiles{FaceVector::allocate("next_tiles", shape),
