@@ -37,25 +37,6 @@ struct StagedPlanes {
   }
 };
 
-// Planes of one field around the tile's plane when the plane below comes from registers: what the thread reads of
-// plane k - 1 (its own point, and w's points at +x and +y), carried from the plane before; the plane itself and the one
-// above from the ring. (si, sj) is the thread's own point; the stencil reads plane k - 1 at no other points, and every
-// index folds to a constant once the stencil is inlined.
-struct CarriedBelowPlanes {
-  const Real *here, *above;
-  int row, si, sj;
-  Real own, east, north;
-  KOKKOS_INLINE_FUNCTION Real operator()(int i, int j, int k) const {
-    if (k == 0) return i != si ? east : j != sj ? north : own;
-    return (k == 1 ? here : above)[i + j * row];
-  }
-};
-
-// What a thread carries of plane k - 1 into plane k with CarriedBelowPlanes.
-struct PlaneBelow {
-  Real u = 0, v = 0, w = 0, w_east = 0, w_north = 0;
-};
-
 // How a tile's planes reach team scratch: a copy per value; a copy per aligned pair of values (16 bytes, past L1); or
 // a bulk copy per row of the plane by the copy engine (core/bulk_copy.hpp), its bytes counted on an arrival barrier
 // per ring plane.
@@ -67,19 +48,16 @@ enum class Staging { values, pairs, rows };
 // where k - 3 was, which every thread has finished reading before it passed the barrier of plane k - 1. Staged by
 // pairs or rows, the rows start two points before the tile, so that every copy is 16-byte aligned: the rim is two
 // points wide along x. It takes 5% more scratch per team, and whether it pays depends on the stage form and the GPU
-// (time/stage_tiling_choice.hpp). With `carried_below` each thread carries plane k - 1 in registers (PlaneBelow), so a
-// plane's slot is free once plane k + 1 is computed: the ring holds two planes read and the others in flight.
-template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values, bool carried_below = false>
+// (time/stage_tiling_choice.hpp).
+template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values>
 struct Tile {
   static constexpr bool pairs = staging == Staging::pairs, rows = staging == Staging::rows;
-  static constexpr bool carries_below = carried_below;
-  static_assert(!carried_below || staging == Staging::values, "the plane below is carried with values staging only");
   static constexpr bool wide_rim = staging != Staging::values;
   static constexpr int rim_x = wide_rim ? 2 : 1;  // staged points before the tile's first column, as many after
   static constexpr int x = tx, y = ty, points = tx * ty, row = tx + 2 * rim_x;
   static constexpr int plane_points = row * (ty + 2);
-  static constexpr int ring_planes = ring, ahead = ring - (carried_below ? 2 : 3), fields = 3;
-  static_assert(ahead >= 1, "the ring holds the planes read and at least the next one");
+  static constexpr int ring_planes = ring, ahead = ring - 3, fields = 3;
+  static_assert(ahead >= 1, "the ring holds the three planes read and at least the next one");
   static_assert(!wide_rim || (tx % 2 == 0 && row % 2 == 0), "pairs need tiles and staged rows of even length");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   static constexpr int threads = points, scratch_level = 0;  // one per point of the tile, the ring in shared memory
@@ -184,23 +162,6 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
           wait_for_arrival(arrival(k0 - 1), use(k0 - 1));
           wait_for_arrival(arrival(k0), use(k0));
         }
-        // With the plane below carried: each thread's share of plane k (k0 - 1 first) of the ring, read while the
-        // plane's slot cannot yet be reused.
-        PlaneBelow below[T::carries_below ? T::mine : 1];
-        const auto carry_below = [&](int k) {
-          for (int q = 0; q < T::mine; ++q) {
-            const int e = rank + q * T::threads, li = e % T::x, lj = e / T::x;
-            if (!three_d || k < 0 || i0 + li >= ex || j0 + lj >= ey) continue;
-            const Real *pu = ring + T::at(0, k), *pv = ring + T::at(1, k), *pw = ring + T::at(2, k);
-            const int s = li + T::rim_x + (lj + 1) * T::row;
-            below[q] = {pu[s], pv[s], pw[s], pw[s + 1], pw[s + T::row]};
-          }
-        };
-        if constexpr (T::carries_below) {
-          wait_for_scratch_copies<T::ahead>();  // plane k0 - 1 has landed
-          team.team_barrier();
-          carry_below(k0 - 1);
-        }
         // What earlier stages carry into the thread's points of plane k, loaded a plane ahead (a global load inside the
         // plane's compute would stall it).
         StagePoint::Carried carried[T::mine];
@@ -221,28 +182,18 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
             wait_for_scratch_copies<T::ahead - 1>();  // planes up to k + 1 have landed
           }
           team.team_barrier();
+          const StagedPlanes su{ring + T::at(0, k - 1), ring + T::at(0, k), ring + T::at(0, k + 1), T::row};
+          const StagedPlanes sv{ring + T::at(1, k - 1), ring + T::at(1, k), ring + T::at(1, k + 1), T::row};
+          const StagedPlanes sw{ring + T::at(2, k - 1), ring + T::at(2, k), ring + T::at(2, k + 1), T::row};
           for (int q = 0; q < T::mine; ++q) {
             const int e = rank + q * T::threads, li = e % T::x, lj = e / T::x, i = i0 + li, j = j0 + lj;
             const StagePoint::Carried now = carried[q];
             carried[q] =
                 i < ex && j < ey && k + 1 < k1 ? point.template carried_at<Blend>(i, j, k + 1) : StagePoint::Carried{};
-            if (i >= ex || j >= ey) continue;
-            const int si = li + T::rim_x, sj = lj + 1;
-            if constexpr (T::carries_below) {
-              const PlaneBelow& b = below[q];
-              const CarriedBelowPlanes su{ring + T::at(0, k), ring + T::at(0, k + 1), T::row, si, sj, b.u, 0, 0};
-              const CarriedBelowPlanes sv{ring + T::at(1, k), ring + T::at(1, k + 1), T::row, si, sj, b.v, 0, 0};
-              const CarriedBelowPlanes sw{ring + T::at(2, k), ring + T::at(2, k + 1), T::row, si, sj, b.w, b.w_east,
-                                          b.w_north};
-              point.template operator()<Upwind, Blend>(su, sv, sw, si, sj, 1, i, j, k, now);
-            } else {
-              const StagedPlanes su{ring + T::at(0, k - 1), ring + T::at(0, k), ring + T::at(0, k + 1), T::row};
-              const StagedPlanes sv{ring + T::at(1, k - 1), ring + T::at(1, k), ring + T::at(1, k + 1), T::row};
-              const StagedPlanes sw{ring + T::at(2, k - 1), ring + T::at(2, k), ring + T::at(2, k + 1), T::row};
-              point.template operator()<Upwind, Blend>(su, sv, sw, si, sj, 1, i, j, k, now);
+            if (i < ex && j < ey) {
+              point.template operator()<Upwind, Blend>(su, sv, sw, li + T::rim_x, lj + 1, 1, i, j, k, now);
             }
           }
-          if constexpr (T::carries_below) carry_below(k);
         }
         if (T::rows) {  // every copy has landed: the planes staged past k1 received none
           team.team_barrier();
@@ -272,15 +223,8 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   };
   if (by_rows(4)) return stage_by_tiles<Tile<32, 8, 4, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
   if (by_rows(5)) return stage_by_tiles<Tile<32, 8, 5, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
-  const auto carried = [&](int ring) {
-    return tiling.carried_below && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring && !tiling.pairs;
-  };
-  if (carried(4))
-    return stage_by_tiles<Tile<32, 8, 4, 4, Staging::values, true>, Upwind, Blend>(state, point, extent, planes);
-  if (carried(5))
-    return stage_by_tiles<Tile<32, 8, 5, 4, Staging::values, true>, Upwind, Blend>(state, point, extent, planes);
   const auto is = [&](int x, int y, int ring) {
-    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs && !tiling.carried_below;
+    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs;
   };
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
@@ -293,9 +237,7 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   // a run chooses among the two and the ring of five staged by pairs by timing (time/stage_tiling_choice.hpp).
   if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
-  const auto by_pairs = [&](int ring) {
-    return pairs && !tiling.carried_below && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring;
-  };
+  const auto by_pairs = [&](int ring) { return pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring; };
   if (by_pairs(4))
     return stage_by_tiles<Tile<32, 8, 4, 4, Staging::pairs>, Upwind, Blend>(state, point, extent, planes);
   if (by_pairs(5))
@@ -307,8 +249,7 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
 
 std::string describe(const StageTiling& tiling) {
   return std::to_string(tiling.x) + "x" + std::to_string(tiling.y) + " ring " + std::to_string(tiling.ring) +
-         (tiling.pairs ? (tiling.rows ? " by rows" : " by pairs") : "") +
-         (tiling.carried_below ? " carrying the plane below" : "");
+         (tiling.pairs ? (tiling.rows ? " by rows" : " by pairs") : "");
 }
 
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,

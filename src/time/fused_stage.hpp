@@ -46,10 +46,6 @@ struct StageTiling {
   int x = 32, y = 8, planes = 0, ring = 4;
   bool pairs = false;  ///< stage rows by aligned pairs of values where the fields allow it (32 x 8 tiles)
   bool rows = false;   ///< with pairs: stage each row by one bulk copy (NVIDIA sm_90 and later)
-  /// Carry the plane below in registers: each thread keeps what it reads of plane k - 1 (its own point of u, v and w,
-  /// and w's neighbours at +x and +y) from the plane before, so the ring holds two planes read and one more in flight
-  /// at the same size (32 x 8 tiles, values staged one by one).
-  bool carried_below = false;
 };
 
 /// A tiling's name in benchmark tables and logs, such as "32x8 ring 5 by pairs".
@@ -68,9 +64,7 @@ inline constexpr StageTiling stage_tilings[] = {{32, 8, 0, 4},
                                                 {32, 4, 0, 6},
                                                 {32, 8, 0, 4, true},
                                                 {32, 8, 0, 4, true, true},
-                                                {32, 8, 0, 5, true, true},
-                                                {32, 8, 0, 5, false, false, true},
-                                                {32, 8, 0, 4, false, false, true}};
+                                                {32, 8, 0, 5, true, true}};
 inline constexpr int stage_tiling_candidates = 3;
 
 /// The fused stage of `state` by one thread per view point.

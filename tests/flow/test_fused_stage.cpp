@@ -114,8 +114,6 @@ void compare_loops(const Case& c) {
   tilings.push_back({32, 8, 3, 5});
   tilings.push_back({32, 8, 3, 5, true});
   tilings.push_back({32, 8, 3, 5, true, true});
-  tilings.push_back({32, 8, 3, 5, false, false, true});
-  tilings.push_back({32, 8, 3, 4, false, false, true});
   std::vector<eddy::time::StageTargets> default_choices;  // the tilings StageTilingChoice chooses among by default
   for (const auto& tiling : tilings) {
     const eddy::time::StageTargets by_tiles{FaceVector::allocate("next_tiles", shape),
