@@ -38,15 +38,17 @@ int longest_column() {
   return longest;
 }
 
-int column_planes(int pairs, int rows, int planes, long long resident) {
+int longest_reduction_column() { return std::min(2 * longest_column(), 1024); }
+
+int column_planes(int pairs, int rows, int planes, long long resident, int longest) {
   const long long per_plane = static_cast<long long>((pairs + kPairTile - 1) / kPairTile) * kPairTile *
                               ((rows + kPairRows - 1) / kPairRows) * kPairRows;
-  int chunk = longest_column();
+  int chunk = longest;
   while (chunk > 2 && per_plane * ((planes + chunk - 1) / chunk) < resident) chunk /= 2;
   return chunk;
 }
 
-PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long resident) {
+PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long resident, int longest) {
   PairTiling t;
   if (hi[0] <= lo[0] || hi[1] <= lo[1] || hi[2] <= lo[2]) return t;
   t.lo_pair = lo[0] / 2;
@@ -54,7 +56,7 @@ PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long res
   t.x0 = lo[0], t.x1 = hi[0], t.y0 = lo[1], t.y1 = hi[1], t.z0 = lo[2], t.z1 = hi[2];
   t.tiles_x = (t.hi_pair - t.lo_pair + kPairTile) / kPairTile;
   t.tiles_y = (hi[1] - lo[1] + kPairRows - 1) / kPairRows;
-  t.planes = column_planes(t.hi_pair - t.lo_pair + 1, hi[1] - lo[1], hi[2] - lo[2], resident);
+  t.planes = column_planes(t.hi_pair - t.lo_pair + 1, hi[1] - lo[1], hi[2] - lo[2], resident, longest);
   const int chunks = (hi[2] - lo[2] + t.planes - 1) / t.planes;
   const long long threads = static_cast<long long>(t.tiles_x) * t.tiles_y * chunks * kPairTile * kPairRows;
   require(threads < std::numeric_limits<int>::max(),

@@ -28,14 +28,18 @@ int longest_column_from(const char* text);
 
 /// The longest column a thread of a pair loop marches: longest_column_from(getenv("EDDY_PAIR_PLANES")), read once. The
 /// variable is for tuning on new hardware with `eddy bench stencil|flow`; on an H200 columns of 16 or 32 planes ran
-/// the residual, the Laplacian, the divergence and the gradient correction 2-14% slower than 8, and only the flow
-/// diagnostics clearly faster (3-4%; tests/perf/RESULTS.md).
+/// the residual, the Laplacian, the divergence and the gradient correction 2-14% slower than 8 (tests/perf/RESULTS.md).
 int longest_column();
 
-/// Planes per thread of a pair loop over `pairs` x `rows` x `planes`: longest_column(), halved down to 2 while the loop
-/// would start fewer threads than `resident` (small multigrid levels: columns of eight planes left most of an H200
-/// idle, each thread marching them one after the other). Always even.
-int column_planes(int pairs, int rows, int planes, long long resident = resident_threads());
+/// The longest column of a reduction over pair columns: twice longest_column(), at most 1024 planes. With columns of
+/// 16 planes against 8 the flow diagnostics ran 3-4% faster on an H200, and the step's last correction with them 3%.
+int longest_reduction_column();
+
+/// Planes per thread of a pair loop over `pairs` x `rows` x `planes`: `longest`, halved down to 2 while the loop would
+/// start fewer threads than `resident` (small multigrid levels: columns of eight planes left most of an H200 idle, each
+/// thread marching them one after the other). Always even.
+int column_planes(int pairs, int rows, int planes, long long resident = resident_threads(),
+                  int longest = longest_column());
 
 /// One thread's work: cells (i, i + 1) of row j (i even) for planes [k0, k1), and which of the two lie in the box.
 struct PairColumn {
@@ -108,9 +112,10 @@ struct PairTiling {
   }
 };
 
-/// The tiling of [lo, hi) (no threads for an empty box), columns of column_planes(..., resident) planes; throws when it
-/// needs 2^31 threads or more.
-PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long resident = resident_threads());
+/// The tiling of [lo, hi) (no threads for an empty box), columns of column_planes(..., resident, longest) planes;
+/// throws when it needs 2^31 threads or more.
+PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long resident = resident_threads(),
+                       int longest = longest_column());
 
 /// The 1D policy of a pair loop: one tile of kPairTile x kPairRows threads per block, at least MinBlocks blocks
 /// resident per multiprocessor (0: as many as the registers allow).
@@ -135,14 +140,15 @@ void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& marc
 /// released when Kokkos finalizes).
 void* pair_reduction_scratch(std::size_t bytes);
 
-/// Reduces march(PairColumn, value) over the box [lo, hi) as for_each_pair_column into `result` (a Kokkos reducer).
+/// Reduces march(PairColumn, value) over the box [lo, hi) as for_each_pair_column, with columns of up to
+/// longest_reduction_column() planes, into `result` (a Kokkos reducer).
 /// On GPUs one team per tile reduces its columns' values and writes the tile's, and a second pass reduces those: the
 /// teams start in the order of for_each_pair_column's blocks, so the tiles in flight are neighbours and share the rows
 /// between them in L2. A reduction over a range policy hands each block a run of consecutive tiles instead, so that
 /// the tiles in flight lie far apart.
 template <int MinBlocks = 0, class March, class Result>
 void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, const March& march, Result&& result) {
-  const PairTiling tiling = pair_tiling(label, lo, hi);
+  const PairTiling tiling = pair_tiling(label, lo, hi, resident_threads(), longest_reduction_column());
   using Reducer = std::decay_t<Result>;
   using Value = typename Reducer::value_type;
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)

@@ -161,6 +161,12 @@ TEST(PairColumns, ColumnsShortenUntilTheLoopFillsTheDevice) {
   EXPECT_EQ(column_planes(64, 64, 64, 4096 * 8 + 1), kPairPlanes / 2);
   EXPECT_EQ(column_planes(64, 64, 64, 4096 * 16 + 1), 2);
   EXPECT_EQ(column_planes(64, 64, 64, 1LL << 40), 2);
+  // A reduction's columns, twice as long, shorten the same way.
+  const int reduction = eddy::grid::longest_reduction_column();
+  EXPECT_EQ(reduction, 2 * eddy::grid::longest_column());
+  EXPECT_EQ(column_planes(256, 512, 512, 270336, reduction), reduction);
+  EXPECT_EQ(column_planes(64, 64, 64, 4096 * 4, reduction), reduction);
+  EXPECT_EQ(column_planes(64, 64, 64, 4096 * 4 + 1, reduction), reduction / 2);
   for (long long resident : {1LL, 1LL << 16, 1LL << 20, 1LL << 40}) {
     for (int planes : {1, 2, 7, 64}) {
       const int chunk = column_planes(3, 5, planes, resident);
@@ -195,30 +201,32 @@ TEST(PairColumns, TilingCoversEveryPairOfTheBoxOnce) {
                                  {{0, 0, 0}, {64, 8, 8}},     // whole tiles only
                                  {{3, 2, 5}, {40, 7, 6}},     // fewer pairs than a tile
                                  {{2, 1, 0}, {133, 19, 17}}};
-  for (const long long resident : {1LL, 1LL << 40})
-    for (const auto& box : boxes) {
-      const eddy::Int3 lo = box[0], hi = box[1];
-      const auto tiling = eddy::grid::pair_tiling("test", lo, hi, resident);
-      EXPECT_EQ(tiling.planes, resident == 1 ? eddy::grid::kPairPlanes : 2);
-      const int lo_pair = lo[0] / 2, pairs = (hi[0] - 1) / 2 - lo_pair + 1;
-      std::vector<int> seen(static_cast<std::size_t>(pairs) * (hi[1] - lo[1]) * (hi[2] - lo[2]), 0);
-      int wrong_flags = 0;
-      for (int t = 0; t < tiling.threads; ++t) {
-        eddy::grid::PairColumn c;
-        if (!tiling.column(t, c)) continue;
-        wrong_flags +=
-            c.first_in != (c.i >= lo[0] && c.i < hi[0]) || c.second_in != (c.i + 1 >= lo[0] && c.i + 1 < hi[0]);
-        for (int k = c.k0; k < c.k1; ++k) {
-          ASSERT_TRUE(c.i / 2 >= lo_pair && c.i / 2 < lo_pair + pairs && c.j >= lo[1] && c.j < hi[1] && k >= lo[2] &&
-                      k < hi[2])
-              << "thread " << t << " left the box at pair " << c.i / 2 << ", row " << c.j << ", plane " << k;
-          ++seen[(static_cast<std::size_t>(k - lo[2]) * (hi[1] - lo[1]) + (c.j - lo[1])) * pairs + (c.i / 2 - lo_pair)];
+  for (const int longest : {eddy::grid::kPairPlanes, eddy::grid::longest_reduction_column()})
+    for (const long long resident : {1LL, 1LL << 40})
+      for (const auto& box : boxes) {
+        const eddy::Int3 lo = box[0], hi = box[1];
+        const auto tiling = eddy::grid::pair_tiling("test", lo, hi, resident, longest);
+        EXPECT_EQ(tiling.planes, resident == 1 ? longest : 2);
+        const int lo_pair = lo[0] / 2, pairs = (hi[0] - 1) / 2 - lo_pair + 1;
+        std::vector<int> seen(static_cast<std::size_t>(pairs) * (hi[1] - lo[1]) * (hi[2] - lo[2]), 0);
+        int wrong_flags = 0;
+        for (int t = 0; t < tiling.threads; ++t) {
+          eddy::grid::PairColumn c;
+          if (!tiling.column(t, c)) continue;
+          wrong_flags +=
+              c.first_in != (c.i >= lo[0] && c.i < hi[0]) || c.second_in != (c.i + 1 >= lo[0] && c.i + 1 < hi[0]);
+          for (int k = c.k0; k < c.k1; ++k) {
+            ASSERT_TRUE(c.i / 2 >= lo_pair && c.i / 2 < lo_pair + pairs && c.j >= lo[1] && c.j < hi[1] && k >= lo[2] &&
+                        k < hi[2])
+                << "thread " << t << " left the box at pair " << c.i / 2 << ", row " << c.j << ", plane " << k;
+            ++seen[(static_cast<std::size_t>(k - lo[2]) * (hi[1] - lo[1]) + (c.j - lo[1])) * pairs +
+                   (c.i / 2 - lo_pair)];
+          }
         }
+        EXPECT_EQ(wrong_flags, 0);
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long long>(seen.size()))
+            << "box from " << lo[0] << " to " << hi[0] << ": pairs missed or taken twice";
       }
-      EXPECT_EQ(wrong_flags, 0);
-      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long long>(seen.size()))
-          << "box from " << lo[0] << " to " << hi[0] << ": pairs missed or taken twice";
-    }
 }
 
 TEST(PairColumns, DivergenceMatchesTheDifferencesCellByCell) {
