@@ -5,7 +5,9 @@
 # Environment: EDDY_BENCH_N (size, default 512), EDDY_TILE_SWEEP ("128,2,1 256,1,1 ..." stencil tiles to compare),
 # EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256),
 # EDDY_BENCH_ONLY ("step1 step2weak ...": run only the benchmarks of these names, as the table names them),
-# EDDY_WHOLE_RUN_N (cells per axis of the Taylor-Green deck's whole run to t = 20, default 256; 0 skips it).
+# EDDY_WHOLE_RUN_N (cells per axis of the Taylor-Green deck's whole run to t = 20, default 256; 0 skips it),
+# EDDY_PAIR_PLANES_SWEEP ("4 16": also run bench stencil, flow and step with each EDDY_PAIR_PLANES, the longest column
+# of the pair loops; the default runs come first).
 # Writes logs to $EDDY_BENCH_OUT (default build/cuda/bench).
 set -uo pipefail
 : "${Kokkos_ROOT:?set Kokkos_ROOT to a Kokkos install with the CUDA backend}"
@@ -38,6 +40,15 @@ for tile in ${EDDY_TILE_SWEEP:-}; do
 done
 run stencil "$eddy" bench stencil --n "$size"
 run flow "$eddy" bench flow --n "$size"
+swept=()
+for tile in ${EDDY_TILE_SWEEP:-}; do swept+=("stencil_tile_${tile//,/_}"); done
+for planes in ${EDDY_PAIR_PLANES_SWEEP:-}; do
+  for bench in stencil flow step; do
+    name="${bench/step/step1}_planes_$planes"
+    run "$name" env EDDY_PAIR_PLANES="$planes" "$eddy" bench "$bench" --n "$size"
+    swept+=("$name")
+  done
+done
 run torch python3 tests/perf/torch_stencil.py --n "$size"
 run poisson "$eddy" bench poisson --n "$size"
 run poisson_post "$eddy" bench poisson --n "$size" --pre_smooth 0 --post_smooth 2
@@ -101,7 +112,8 @@ fi
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
-  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation; do
+  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
+  "${swept[@]}"; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
   if [[ $f == tg_whole ]]; then
