@@ -225,7 +225,8 @@ TEST(PairColumns, TilingCoversEveryPairOfTheBoxOnce) {
         }
         EXPECT_EQ(wrong_flags, 0);
         EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long long>(seen.size()))
-            << "box from " << lo[0] << " to " << hi[0] << ": pairs missed or taken twice";
+            << "box from " << lo[0] << " to " << hi[0] << ", columns of up to " << longest
+            << " planes: pairs missed or taken twice";
       }
 }
 
