@@ -1,12 +1,13 @@
 #pragma once
 // The tiling of the fused stage by tiles, chosen on the machine that runs it. Tiles of 32 x 8 points with a ring of
 // five planes keep the copy of the next plane in flight while a plane is computed; on an H200 they ran most stage forms
-// 4-10% faster than a ring of four, on an H100 Wray's RK3 stages up to 8% slower and the SSP RK3's 7-10% faster. The
-// same ring staged by aligned pairs of values (16-byte copies past L1) ran, in a 512^3 step on an H200, the SSP RK3's
-// stages 2-7% and Wray's third stage 3% faster, Wray's first two 5-9% slower; an H100 chose it for the SSP RK3's
-// blending stage only (tests/perf/RESULTS.md). All give the same u* bit for bit, so each stage form (whether it reads
-// R_{k-1}, keeps R_k, blends in u_0, upwinds) runs the candidates in turn on its first calls, each fenced and timed,
-// and keeps the fastest for the rest of the run.
+// 4-10% faster than a ring of four, on an H100 Wray's RK3 stages up to 8% slower and the SSP RK3's 7-10% faster (that
+// loss comes with the second plane in flight, not with the larger scratch: a ring of four whose threads carried the
+// plane below in registers, two planes in flight as well, lost as much). The same ring staged by aligned pairs of
+// values (16-byte copies past L1) ran, in a 512^3 step on an H200, the SSP RK3's stages 2-7% and Wray's third stage 3%
+// faster, Wray's first two 5-9% slower; an H100 chose it for the SSP RK3's blending stage only (tests/perf/RESULTS.md).
+// All give the same u* bit for bit, so each stage form (whether it reads R_{k-1}, keeps R_k, blends in u_0, upwinds)
+// runs the candidates in turn on its first calls, each fenced and timed, and keeps the fastest for the rest of the run.
 #include "config/deck.hpp"
 #include "time/fused_stage.hpp"
 
