@@ -5,6 +5,8 @@
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
 #include "grid/cell_loops.hpp"
+#include "grid/pair_columns.hpp"
+#include "operators/correction_boxes.hpp"
 #include "operators/difference.hpp"
 #include "operators/divergence.hpp"
 #include "operators/divergence_stencil.hpp"
@@ -224,12 +226,36 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
       std::max({max_difference(corrected.u, corrected_form.u), max_difference(corrected.v, corrected_form.v),
                 max_difference(corrected.w, corrected_form.w)});
   require(correction_difference < 1e-12, "bench flow: the gradient correction by cells differs from production");
+  // Where production marches columns of face pairs, the same loop with columns half as long (or, at two planes, twice):
+  // the column length is chosen per kernel by this comparison.
+  const int production_column = operators::longest_correction_column();
+  const int other_column = production_column > 2 ? production_column / 2 : 2 * production_column;
+  const bool correction_by_pairs = grid::use_cell_pairs(shape, {corrected.u, corrected.v, corrected.w, corrected.p}) &&
+                                   operators::pairs_take_row_ends(row_ends);
+  if (correction_by_pairs) {
+    const auto other = random_state(shape, context.rank());
+    operators::subtract_pressure_gradient_by_pairs(other, other.p, factor, flow_grid, {}, {}, other_column);
+    require(std::max({max_difference(other.u, corrected.u), max_difference(other.v, corrected.v),
+                      max_difference(other.w, corrected.w)}) == 0,
+            "bench flow: the gradient correction by columns of " + std::to_string(other_column) +
+                " planes differs from production");
+  }
   rows.push_back(
       {"gradient correction (production)",
        {4, 3},
        time_kernel(
            [&] { operators::subtract_pressure_gradient(corrected, corrected.p, factor, flow_grid, {}, row_ends); },
            reps, reducer)});
+  if (correction_by_pairs) {
+    rows.push_back({"gradient correction, columns of " + std::to_string(other_column) + " planes",
+                    {4, 3},
+                    time_kernel(
+                        [&] {
+                          operators::subtract_pressure_gradient_by_pairs(corrected, corrected.p, factor, flow_grid, {},
+                                                                         row_ends, other_column);
+                        },
+                        reps, reducer)});
+  }
   rows.push_back({"gradient correction, one cell/thread",
                   {4, 3},
                   time_kernel([&] { correction_by_cells(corrected, corrected.p, factor, flow_grid); }, reps, reducer)});

@@ -1,6 +1,7 @@
 // `eddy bench stencil`: the 7-point residual r = b - L(x) (two reads, one write: 24 B/cell at best), the Laplacian
-// apply and the multigrid prolongation (one read, one write: 16 B/cell) and one red-black Gauss-Seidel sweep, each
-// against the fastest streaming kernel with its mix over the same cell count: a triad a = b + s c or a copy a = b.
+// apply (one read, one write: 16 B/cell), the multigrid transfers (17 B/cell with the coarse level's eighth) and one
+// red-black Gauss-Seidel sweep, each against the fastest streaming kernel with its mix over the same cell count: a
+// triad a = b + s c, a copy a = b, or a copy or two reads with a coarse value read or written per eight cells.
 #include "bench/bench_support.hpp"
 #include "bench/poisson_benchmarks.hpp"
 #include "grid/cell_loops.hpp"
@@ -11,6 +12,7 @@
 #include "solver/red_black.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -18,11 +20,19 @@
 namespace eddy::bench {
 namespace {
 
+/// Values a kernel reads and writes per cell; a multigrid transfer reads or writes one coarse value per eight cells.
+struct Mix {
+  double reads, writes;
+  double bytes() const { return sizeof(Real) * (reads + writes); }
+  bool operator==(const Mix& other) const { return reads == other.reads && writes == other.writes; }
+};
+constexpr Mix kTriadMix{2, 1}, kCopyMix{1, 1}, kProlongationMix{1.125, 1}, kRestrictionMix{2, 0.125};
+
 struct Measurement {
-  const char* name;
-  double bytes_per_cell;  // 24: two reads and one write per cell, 16: one read and one write
-  double seconds;         // median over the repetitions, slowest rank
-  bool stream = false;    // a streaming kernel: the floor of its mix
+  std::string name;
+  Mix mix;
+  double seconds;       // median over the repetitions, slowest rank
+  bool stream = false;  // a streaming kernel: the floor of its mix
 };
 
 /// The residual with each thread marching `chunk` cells along z (grid/cell_loops.hpp).
@@ -143,6 +153,70 @@ void stream_pairs(Buffer a_buffer, Buffer b_buffer, const Real* c_values, Real s
       });
 }
 
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+constexpr bool kWarpLanes = true;
+#else
+constexpr bool kWarpLanes = false;  // a host team's threads are cores: no lanes to share a coarse value
+#endif
+
+/// out = in + s coarse[cell / 8] by pairs of values (pair q takes coarse value q / 4); `out` may be `in`: the streaming
+/// floor of the prolongation, which adds one coarse value to eight fine cells in place.
+void stream_with_coarse_read(Buffer out_buffer, Buffer in_buffer, Buffer coarse_buffer, Real s) {
+  const auto* in = reinterpret_cast<const RealPair*>(in_buffer.data());
+  auto* out = reinterpret_cast<RealPair*>(out_buffer.data());
+  const Real* coarse = coarse_buffer.data();
+  Kokkos::parallel_for(
+      "bench::stream_with_coarse_read", Range(0, static_cast<int>(out_buffer.extent(0) / 2)), KOKKOS_LAMBDA(int q) {
+        RealPair v = in[q];
+        const Real add = s * coarse[q / 4];
+        v.even += add;
+        v.odd += add;
+        out[q] = v;
+      });
+}
+
+/// coarse[m] = s * (sum of b - c over cells 8 m .. 8 m + 7): the streaming floor of the restriction (two fine reads
+/// per cell, one coarse write per eight). A thread per coarse value reads its cells one by one or by pairs; with
+/// `lanes`, four lanes of a warp read one pair each (consecutive lanes, consecutive pairs) and sum by shuffles.
+void stream_with_coarse_write(Buffer coarse_buffer, Buffer b_buffer, Buffer c_buffer, Real s, bool pairs, bool lanes) {
+  const Real *b = b_buffer.data(), *c = c_buffer.data();
+  const auto *b_pairs = reinterpret_cast<const RealPair*>(b), *c_pairs = reinterpret_cast<const RealPair*>(c);
+  Real* coarse = coarse_buffer.data();
+  const int count = static_cast<int>(coarse_buffer.extent(0));
+  if (lanes) {
+    using Teams = Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>>;
+    constexpr int per_team = 64;
+    const int vector = std::min(4, Teams::vector_length_max());
+    Kokkos::parallel_for(
+        "bench::stream_with_coarse_write_lanes", Teams((count + per_team - 1) / per_team, per_team, vector),
+        KOKKOS_LAMBDA(const Teams::member_type& team) {
+          const int m = team.league_rank() * per_team + team.team_rank();
+          if (m >= count) return;
+          Real sum = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, 4),
+              [&](int lane, Real& part) {
+                const RealPair x = b_pairs[4 * m + lane], y = c_pairs[4 * m + lane];
+                part += (x.even - y.even) + (x.odd - y.odd);
+              },
+              sum);
+          Kokkos::single(Kokkos::PerThread(team), [&] { coarse[m] = s * sum; });
+        });
+    return;
+  }
+  Kokkos::parallel_for(
+      "bench::stream_with_coarse_write", Range(0, count), KOKKOS_LAMBDA(int m) {
+        Real sum = 0;
+        if (pairs) {
+          for (int q = 4 * m; q < 4 * m + 4; ++q)
+            sum += (b_pairs[q].even - c_pairs[q].even) + (b_pairs[q].odd - c_pairs[q].odd);
+        } else {
+          for (int e = 8 * m; e < 8 * m + 8; ++e) sum += b[e] - c[e];
+        }
+        coarse[m] = s * sum;
+      });
+}
+
 /// The Laplacian apply (or, with b, the residual) with one thread per point of the owned span: the GPU loop before
 /// the pair loop.
 void laplacian_by_cells(Field out, Field x, Field b, const solver::PoissonLevel& level) {
@@ -184,13 +258,48 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
 
   const Real s = 0.5;
   std::vector<Measurement> rows;
-  rows.push_back({"triad a = b + s c", 24, time_kernel([&] { triad(ta, tb, tc, s); }, reps, reducer), true});
-  rows.push_back({"copy a = b", 16, time_kernel([&] { copy(ta, tb); }, reps, reducer), true});
+  rows.push_back({"triad a = b + s c", kTriadMix, time_kernel([&] { triad(ta, tb, tc, s); }, reps, reducer), true});
+  rows.push_back({"copy a = b", kCopyMix, time_kernel([&] { copy(ta, tb); }, reps, reducer), true});
+  // The transfers' floors: the copy and the in-place update with a coarse read per eight cells, and two reads with a
+  // coarse write per eight.
+  if (cells % 8 == 0) {
+    Buffer coarse_values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::coarse_values"), cells / 8);
+    fill_random(coarse_values, context.rank() + 3000);
+    rows.push_back({"copy and a coarse read", kProlongationMix,
+                    time_kernel([&] { stream_with_coarse_read(ta, tb, coarse_values, s); }, reps, reducer), true});
+    rows.push_back({"update and a coarse read", kProlongationMix,
+                    time_kernel([&] { stream_with_coarse_read(ta, ta, coarse_values, s); }, reps, reducer), true});
+    const struct {
+      const char* name;
+      bool pairs, lanes;
+    } coarse_writes[] = {{"two reads, a coarse write", false, false},
+                         {"two reads, a coarse write, pairs", true, false},
+                         {"two reads, a coarse write, lanes", true, true}};
+    for (const auto& form : coarse_writes) {
+      if (form.lanes && !kWarpLanes) continue;
+      rows.push_back({form.name, kRestrictionMix,
+                      time_kernel([&] { stream_with_coarse_write(coarse_values, tb, tc, s, form.pairs, form.lanes); },
+                                  reps, reducer),
+                      true});
+    }
+    // The three forms sum the same cells: they must agree before their times mean anything.
+    Real sums[3] = {0, 0, 0};
+    for (int f = 0; f < (kWarpLanes ? 3 : 2); ++f) {
+      stream_with_coarse_write(coarse_values, tb, tc, s, coarse_writes[f].pairs, coarse_writes[f].lanes);
+      Kokkos::fence();
+      Kokkos::parallel_reduce(
+          "bench::coarse_values_sum", Range(0, static_cast<int>(cells / 8)),
+          KOKKOS_LAMBDA(int m, Real& sum) { sum += coarse_values(m) * (1 + m % 7); }, sums[f]);
+    }
+    require(std::abs(sums[1] - sums[0]) <= 1e-9 * std::abs(sums[0]) &&
+                (!kWarpLanes || std::abs(sums[2] - sums[0]) <= 1e-9 * std::abs(sums[0])),
+            "bench stencil: the coarse-write streams differ");
+  }
   if (cells % 2 == 0) {
-    rows.push_back(
-        {"triad, pairs of values", 24, time_kernel([&] { stream_pairs(ta, tb, tc.data(), s); }, reps, reducer), true});
-    rows.push_back(
-        {"copy, pairs of values", 16, time_kernel([&] { stream_pairs(ta, tb, nullptr, s); }, reps, reducer), true});
+    rows.push_back({"triad, pairs of values", kTriadMix,
+                    time_kernel([&] { stream_pairs(ta, tb, tc.data(), s); }, reps, reducer), true});
+    rows.push_back({"copy, pairs of values", kCopyMix,
+                    time_kernel([&] { stream_pairs(ta, tb, nullptr, s); }, reps, reducer), true});
   }
   // Every form of the residual and the Laplacian apply must compute the production kernel's field (poisoned
   // beforehand, so an unwritten cell shows) before its time means anything.
@@ -206,27 +315,31 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
     form();
     require(max_difference(r, r_form) < 1e-9 * n * n, std::string("bench stencil: differs from production: ") + name);
   };
-  rows.push_back({"residual (production)", 24, time_kernel([&] { solver::residual(r, x, b, level); }, reps, reducer)});
+  rows.push_back(
+      {"residual (production)", kTriadMix, time_kernel([&] { solver::residual(r, x, b, level); }, reps, reducer)});
   check_form("one cell per thread", true, [&] { laplacian_by_cells(r_form, x, b, level); });
-  rows.push_back({"residual, one cell per thread", 24,
+  rows.push_back({"residual, one cell per thread", kTriadMix,
                   time_kernel([&] { laplacian_by_cells(r_form, x, b, level); }, reps, reducer)});
   check_form("3D tiling", true, [&] { residual_tiled(r_form, x, b, level); });
-  rows.push_back({"residual, 3D tiling", 24, time_kernel([&] { residual_tiled(r_form, x, b, level); }, reps, reducer)});
-  check_form("read-only views", true, [&] { residual_read_only(r_form, x, b, level); });
   rows.push_back(
-      {"residual, read-only views", 24, time_kernel([&] { residual_read_only(r_form, x, b, level); }, reps, reducer)});
+      {"residual, 3D tiling", kTriadMix, time_kernel([&] { residual_tiled(r_form, x, b, level); }, reps, reducer)});
+  check_form("read-only views", true, [&] { residual_read_only(r_form, x, b, level); });
+  rows.push_back({"residual, read-only views", kTriadMix,
+                  time_kernel([&] { residual_read_only(r_form, x, b, level); }, reps, reducer)});
   check_form("flat span", true, [&] { residual_flat(r_form, x, b, level); });
-  rows.push_back({"residual, flat span", 24, time_kernel([&] { residual_flat(r_form, x, b, level); }, reps, reducer)});
+  rows.push_back(
+      {"residual, flat span", kTriadMix, time_kernel([&] { residual_flat(r_form, x, b, level); }, reps, reducer)});
   for (const int chunk : {4, 16, 64}) {
     static const char* names[] = {"residual, z-march 4", "residual, z-march 16", "residual, z-march 64"};
     const char* name = names[chunk == 4 ? 0 : chunk == 16 ? 1 : 2];
     check_form(name, true, [&] { residual_z_march(r_form, x, b, level, chunk); });
-    rows.push_back({name, 24, time_kernel([&] { residual_z_march(r_form, x, b, level, chunk); }, reps, reducer)});
+    rows.push_back(
+        {name, kTriadMix, time_kernel([&] { residual_z_march(r_form, x, b, level, chunk); }, reps, reducer)});
   }
-  rows.push_back({"laplacian apply (production)", 16,
+  rows.push_back({"laplacian apply (production)", kCopyMix,
                   time_kernel([&] { solver::apply_laplacian(r, x, level.shape, level.spacing, 3); }, reps, reducer)});
   check_form("laplacian, one cell per thread", false, [&] { laplacian_by_cells(r_form, x, Field(), level); });
-  rows.push_back({"laplacian apply, one cell/thread", 16,
+  rows.push_back({"laplacian apply, one cell/thread", kCopyMix,
                   time_kernel([&] { laplacian_by_cells(r_form, x, Field(), level); }, reps, reducer)});
   // The prolongation x += P(coarse x) from the level coarsened by two (16 B/cell for the fine field, one coarse value
   // per eight cells besides): the production form (columns of pairs on GPUs) must add what the parent-pairs form
@@ -249,23 +362,23 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
     solver::restrict_residual_by_cells(coarse_b_form, x, b, level, coarse, by_two);
     require(max_difference(coarse_b, coarse_b_form) < 1e-9 * n * n, "bench stencil: the restriction's forms differ");
     rows.push_back(
-        {"restriction (production)", 16,
+        {"restriction (production)", kRestrictionMix,
          time_kernel([&] { solver::restrict_residual(coarse_b, x, b, level, coarse, by_two); }, reps, reducer)});
-    rows.push_back({"restriction, coarse cells", 16,
+    rows.push_back({"restriction, coarse cells", kRestrictionMix,
                     time_kernel([&] { solver::restrict_residual_by_cells(coarse_b_form, x, b, level, coarse, by_two); },
                                 reps, reducer)});
     const solver::CheckPartials partials("bench::partials", coarse.decomp.local_cell_count());
     Buffer sums("bench::sums", 3);
-    rows.push_back({"restriction with check sums", 16,
+    rows.push_back({"restriction with check sums", kRestrictionMix,
                     time_kernel(
                         [&] {
                           solver::restrict_residual_with_sums(coarse_b, x, b, level, coarse, by_two, partials, sums,
                                                               reducer);
                         },
                         reps, reducer)});
-    rows.push_back({"prolongation (production)", 16,
+    rows.push_back({"prolongation (production)", kProlongationMix,
                     time_kernel([&] { solver::prolong_add(r, coarse_x, level, coarse, by_two); }, reps, reducer)});
-    rows.push_back({"prolongation, parent pairs", 16,
+    rows.push_back({"prolongation, parent pairs", kProlongationMix,
                     time_kernel([&] { solver::prolong_add_by_parent_pairs(r_form, coarse_x, level, coarse, 2, 2); },
                                 reps, reducer)});
   }
@@ -281,7 +394,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   // Production sweeps over-relax by the deck's default factor; the span and tiling variants below are plain
   // Gauss-Seidel, checked against the colour passes at factor 1.
   const Real omega = config::PoissonConfig{}.relaxation;
-  rows.push_back({"rbgs sweep, colour passes", 24,
+  rows.push_back({"rbgs sweep, colour passes", kTriadMix,
                   time_both_colours([&](int c) { solver::red_black_sweep(x, b, level, c, omega); })});
 
   // The span form of red-black Gauss-Seidel must update as the colour passes (to round-off) before it is timed. Both
@@ -299,9 +412,9 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   }
   require(max_difference(x, x_span) < 1e-12, "bench stencil: the span red-black sweep differs from the colour passes");
   rows.push_back(
-      {"rbgs sweep, 3D tiling", 24, time_both_colours([&](int c) { red_black_tiled(x_span, b, level, c); })});
+      {"rbgs sweep, 3D tiling", kTriadMix, time_both_colours([&](int c) { red_black_tiled(x_span, b, level, c); })});
   rows.push_back(
-      {"rbgs sweep, owned span", 24, time_both_colours([&](int c) { red_black_span(x_span, b, level, c); })});
+      {"rbgs sweep, owned span", kTriadMix, time_both_colours([&](int c) { red_black_span(x_span, b, level, c); })});
   // The fused sweep (one kernel into a second field, then the shared faces; tests/poisson/test_red_black.cpp checks
   // that it equals the colour passes). Its exchange between the two kernels is not timed, as for the passes above.
   struct FusedVariant {
@@ -316,7 +429,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
       solver::fused_sweep_interior(x_span, x, b, level, 0, omega, 0, v.tile);
       solver::sweep_shared_faces(x_span, x, b, level, 1, omega);
     };
-    rows.push_back({v.name, 24, time_kernel(sweep, reps, reducer)});
+    rows.push_back({v.name, kTriadMix, time_kernel(sweep, reps, reducer)});
   }
 
   // Spot check: the triad wrote its output.
@@ -332,20 +445,22 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
         static_cast<long long>(grid::stencil_tile()[1]), static_cast<long long>(grid::stencil_tile()[2]));
     std::printf("%-32s %10s %12s %10s %12s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
     // The floor of a mix is the fastest streaming kernel with it.
-    const auto floor_bandwidth = [&](double bytes_per_cell) {
+    const auto floor_bandwidth = [&](const Mix& mix) {
       double best = 0;
       for (const auto& row : rows) {
-        if (row.stream && row.bytes_per_cell == bytes_per_cell)
-          best = std::max(best, bytes_per_cell * cells / row.seconds);
+        if (row.stream && row.mix == mix) best = std::max(best, mix.bytes() * cells / row.seconds);
       }
       return best;
     };
     for (const auto& row : rows) {
-      const double bandwidth = row.bytes_per_cell * cells / row.seconds;
-      std::printf("%-32s %10.0f %12.4f %10.1f %12.2f\n", row.name, row.bytes_per_cell, 1e3 * row.seconds,
-                  bandwidth / 1e9, bandwidth / floor_bandwidth(row.bytes_per_cell));
+      const double bandwidth = row.mix.bytes() * cells / row.seconds;
+      std::printf("%-32s %10.0f %12.4f %10.1f %12.2f\n", row.name.c_str(), row.mix.bytes(), 1e3 * row.seconds,
+                  bandwidth / 1e9, bandwidth / floor_bandwidth(row.mix));
     }
-    std::printf("floor: the fastest streaming kernel with the row's mix (24 B/cell: triad, 16 B/cell: copy)\n");
+    std::printf(
+        "floor: the fastest streaming kernel with the row's mix (24 B/cell: the triad, 16: the copy, 17: the copy or "
+        "update with a coarse read per eight cells (prolongation), two reads with a coarse write per eight "
+        "(restriction))\n");
   }
   return 0;
 }

@@ -123,11 +123,11 @@ template <int MinBlocks>
 using PairPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight,
                                        Kokkos::LaunchBounds<kPairTile * kPairRows, MinBlocks>>;
 
-/// Runs march(PairColumn) over the box [lo, hi) of view indices, a column of up to column_planes planes per thread,
-/// with at least MinBlocks blocks resident per multiprocessor. The caller checks fits_cell_pairs for its fields.
+/// Runs march(PairColumn) over the box [lo, hi) of view indices, a column of up to column_planes(..., longest) planes
+/// per thread, with at least MinBlocks blocks resident per multiprocessor. The caller checks fits_cell_pairs.
 template <int MinBlocks = 0, class March>
-void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& march) {
-  const PairTiling tiling = pair_tiling(label, lo, hi);
+void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& march, int longest = longest_column()) {
+  const PairTiling tiling = pair_tiling(label, lo, hi, resident_threads(), longest);
   if (tiling.threads == 0) return;
   Kokkos::parallel_for(
       label, PairPolicy<MinBlocks>(0, tiling.threads), KOKKOS_LAMBDA(int t) {

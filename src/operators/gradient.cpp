@@ -19,7 +19,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_corrected(Real* vel, int p, const FaceBox
 /// subtract_pressure_gradient_by_pairs with the w component (3D) or without (2D).
 template <bool HasZ>
 void correction_columns(const fields::FlowState& state, const Field& phi, Real factor, const StaggeredGrid& grid,
-                        const CorrectionBoxes& boxes) {
+                        const CorrectionBoxes& boxes, int longest) {
   const fields::LocalShape& s = grid.shape;
   const int sy = s.extent(0), sz = sy * s.extent(1), top = s.extent(2) - 1;
   Real* __restrict__ u = state.u.data();
@@ -34,7 +34,8 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
   // 2.182-2.184 ms against 2.30-2.33 for faces loaded at their own plane (five blocks, 48 registers); unbounded (76
   // registers) no faster, at five blocks (spills) 2.60.
   grid::for_each_pair_column<4>(
-      "projection::correct_velocity_by_pairs", boxes.lo, boxes.hi, KOKKOS_LAMBDA(const grid::PairColumn& c) {
+      "projection::correct_velocity_by_pairs", boxes.lo, boxes.hi,
+      KOKKOS_LAMBDA(const grid::PairColumn& c) {
         const int column = c.i + sy * c.j;
         RealPair centre = grid::load_pair(p, column + sz * c.k0), above{}, w_face{};
         RealPair u_face = grid::load_pair(u, column + sz * c.k0), v_face = grid::load_pair(v, column + sz * c.k0);
@@ -69,7 +70,8 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
           u_face = u_next;
           v_face = v_next;
         }
-      });
+      },
+      longest);
 }
 
 }  // namespace
@@ -102,18 +104,20 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
       });
 }
 
+int longest_correction_column() { return grid::longest_column(); }
+
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                         const parallel::RowEndImages& row_ends) {
+                                         const parallel::RowEndImages& row_ends, int longest) {
   require(grid::fits_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}),
           "subtract_pressure_gradient_by_pairs: rows of odd length or fields not aligned to pairs of values");
   require(pairs_take_row_ends(row_ends),
           "subtract_pressure_gradient_by_pairs: the high x ghost face would be the first of its pair (odd cells)");
   const CorrectionBoxes boxes = correction_boxes(grid, corrected, row_ends);
   if (grid.three_d) {
-    correction_columns<true>(state, phi, factor, grid, boxes);
+    correction_columns<true>(state, phi, factor, grid, boxes, longest);
   } else {
-    correction_columns<false>(state, phi, factor, grid, boxes);
+    correction_columns<false>(state, phi, factor, grid, boxes, longest);
   }
 }
 

@@ -17,10 +17,15 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
                                 const parallel::RowEndImages& row_ends = {});
 
-/// subtract_pressure_gradient by columns of face pairs on any backend; requires grid::fits_cell_pairs for the fields
-/// and, with `row_ends`, an even number of cells along x.
+/// The longest column of planes the correction by pairs marches per thread (grid/pair_columns.hpp):
+/// grid::longest_column().
+int longest_correction_column();
+
+/// subtract_pressure_gradient by columns of face pairs of up to `longest` planes on any backend; requires
+/// grid::fits_cell_pairs for the fields and, with `row_ends`, an even number of cells along x.
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                         const parallel::RowEndImages& row_ends = {});
+                                         const parallel::RowEndImages& row_ends = {},
+                                         int longest = longest_correction_column());
 
 }  // namespace eddy::operators
