@@ -226,10 +226,9 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
       std::max({max_difference(corrected.u, corrected_form.u), max_difference(corrected.v, corrected_form.v),
                 max_difference(corrected.w, corrected_form.w)});
   require(correction_difference < 1e-12, "bench flow: the gradient correction by cells differs from production");
-  // Where production marches columns of face pairs, the same loop with columns half as long (or, at two planes, twice):
-  // the column length is chosen per kernel by this comparison.
-  const int production_column = operators::longest_correction_column();
-  const int other_column = production_column > 2 ? production_column / 2 : 2 * production_column;
+  // Where production marches columns of face pairs, the same loop with columns twice as long, the other pair loops'
+  // length: the correction's own length was chosen by this comparison.
+  const int other_column = 2 * operators::longest_correction_column();
   const bool correction_by_pairs = grid::use_cell_pairs(shape, {corrected.u, corrected.v, corrected.w, corrected.p}) &&
                                    operators::pairs_take_row_ends(row_ends);
   if (correction_by_pairs) {

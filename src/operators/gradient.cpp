@@ -7,6 +7,8 @@
 #include "operators/correction_boxes.hpp"
 #include "operators/difference.hpp"
 
+#include <algorithm>
+
 namespace eddy::operators {
 namespace {
 
@@ -104,7 +106,7 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
       });
 }
 
-int longest_correction_column() { return grid::longest_column(); }
+int longest_correction_column() { return std::max(grid::longest_column() / 2, 2); }
 
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,

@@ -17,8 +17,9 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
                                 const parallel::RowEndImages& row_ends = {});
 
-/// The longest column of planes the correction by pairs marches per thread (grid/pair_columns.hpp):
-/// grid::longest_column().
+// Columns of 4 planes against 8 ran the correction 1.6-3.3% faster on an H200 and 1.9-2.0% on an H100 (`bench flow`,
+// tests/perf/RESULTS.md), while the other pair loops ran as fast or slower with 4 (grid/pair_columns.hpp).
+/// The longest column of planes the correction by pairs marches per thread: half of grid::longest_column(), at least 2.
 int longest_correction_column();
 
 /// subtract_pressure_gradient by columns of face pairs of up to `longest` planes on any backend; requires
