@@ -6,6 +6,7 @@
 #include "bench/poisson_benchmarks.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
+#include "grid/pair_columns.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/laplacian.hpp"
 #include "solver/poisson_kernels.hpp"
@@ -354,6 +355,11 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
     solver::prolong_add(r, coarse_x, level, coarse, by_two);
     solver::prolong_add_by_parent_pairs(r_form, coarse_x, level, coarse, 2, 2);
     require(max_difference(r, r_form) < 1e-12, "bench stencil: the prolongation's forms differ");
+    if (grid::fits_cell_pairs(level.shape, {r_form})) {
+      Kokkos::deep_copy(r_form, x);
+      solver::prolong_add_by_columns(r_form, coarse_x, level, coarse, by_two, false);
+      require(max_difference(r, r_form) < 1e-12, "bench stencil: the prolongation by columns of one row differs");
+    }
     // The restriction of the residual b - L(x) to the coarse right-hand side (two fine reads per cell, one coarse
     // write per eight), alone as in a V-cycle, and with the check's sums as at the top of each solve.
     Field coarse_b = fields::make_field("bench::coarse_b", coarse.shape),
@@ -378,6 +384,12 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
                         reps, reducer)});
     rows.push_back({"prolongation (production)", kProlongationMix,
                     time_kernel([&] { solver::prolong_add(r, coarse_x, level, coarse, by_two); }, reps, reducer)});
+    if (grid::fits_cell_pairs(level.shape, {r_form})) {
+      rows.push_back(
+          {"prolongation, columns of one row", kProlongationMix,
+           time_kernel([&] { solver::prolong_add_by_columns(r_form, coarse_x, level, coarse, by_two, false); }, reps,
+                       reducer)});
+    }
     rows.push_back({"prolongation, parent pairs", kProlongationMix,
                     time_kernel([&] { solver::prolong_add_by_parent_pairs(r_form, coarse_x, level, coarse, 2, 2); },
                                 reps, reducer)});

@@ -90,9 +90,10 @@ void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const Poisso
 void prolong_add_to_face_ghosts(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
                                 const Int3& factor);
 /// prolong_add by columns of aligned cell pairs marching up z (grid/pair_columns.hpp), each coarse plane interpolated
-/// in x and y once per column: the GPU form for 3D levels coarsened by two along x and z, on any backend.
+/// in x and y once per column, with `two_rows` two rows per thread where y is coarsened by two and the rows pair up:
+/// the GPU form for 3D levels coarsened by two along x and z, on any backend.
 void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
-                            const Int3& factor);
+                            const Int3& factor, bool two_rows = true);
 /// prolong_add where x is coarsened by two, one thread per pair of fine cells of a coarse parent (along y and z by
 /// factors fy and fz): the GPU form where the column form does not apply (2D, or z not coarsened).
 void prolong_add_by_parent_pairs(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, int fy,

@@ -52,6 +52,78 @@ struct CoarseCorrection {
   }
 };
 
+/// The interpolations of one coarse plane for the two fine rows of a thread of prolong_two_rows.
+struct RowPairs {
+  RealPair first, second;
+};
+
+// prolong_add_by_columns with two fine rows per thread, local 2 t - 1 and 2 t (y coarsened by two, an odd ghost width):
+// their parents are coarse rows t - 1 and t, each the other's partner, so both interpolate between the same two coarse
+// rows, four coarse loads per coarse plane for eight fine cells instead of for four. The threads of t = 0 and
+// t = n / 2 hold a ghost row, which they read but do not write.
+void prolong_two_rows(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse) {
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost, half_rows = fine.shape.cells[1] / 2;
+  const Real* __restrict__ c = coarse_x.data();
+  Real* __restrict__ f = x.data();
+  const int coarse_row = static_cast<int>(coarse_x.stride(1)), coarse_plane = static_cast<int>(coarse_x.stride(2));
+  const int row = fine.shape.extent(0), plane = row * fine.shape.extent(1);
+  const auto& n = fine.shape.cells;
+  grid::for_each_pair_column(
+      "poisson::prolong_add_by_column_rows", {gf, 0, gf}, {gf + n[0], half_rows + 1, gf + n[2]},
+      KOKKOS_LAMBDA(const grid::PairColumn& col) {
+        const int t = col.j;
+        const bool first_row_in = t > 0, second_row_in = t < half_rows;
+        const int west = gc + ((col.i - gf) >> 1);
+        const int low_row = coarse_row * (gc + t - 1) + west, high_row = low_row + coarse_row;
+        // Along y, then along x, as prolong_add_by_columns: the first row leans on the low coarse row, the second on
+        // the high one.
+        const auto in_plane = [&](int q) {
+          const Real* at = c + coarse_plane * q;
+          const Real a_low = at[low_row], a_high = at[low_row + 1], b_low = at[high_row], b_high = at[high_row + 1];
+          const Real low0 = parent_share * a_low + partner_share * b_low;
+          const Real high0 = parent_share * a_high + partner_share * b_high;
+          const Real low1 = parent_share * b_low + partner_share * a_low;
+          const Real high1 = parent_share * b_high + partner_share * a_high;
+          return RowPairs{{parent_share * low0 + partner_share * high0, parent_share * high0 + partner_share * low0},
+                          {parent_share * low1 + partner_share * high1, parent_share * high1 + partner_share * low1}};
+        };
+        const auto add = [](RealPair& value, const RealPair& parent, const RealPair& partner) {
+          value.even += parent_share * parent.even + partner_share * partner.even;
+          value.odd += parent_share * parent.odd + partner_share * partner.odd;
+        };
+        int q = gc + ((col.k0 - gf) >> 1);
+        RowPairs below = in_plane(q - 1), centre = in_plane(q);
+        int p = col.i + row * (gf + 2 * t - 1) + plane * col.k0;
+        RowPairs even{grid::load_pair(f, p), grid::load_pair(f, p + row)};
+        RowPairs odd{grid::load_pair(f, p + plane), grid::load_pair(f, p + plane + row)};
+        for (int k = col.k0; k < col.k1; k += 2, p += 2 * plane, ++q) {
+          RowPairs next_even{}, next_odd{};
+          if (k + 2 < col.k1) {
+            next_even = {grid::load_pair(f, p + 2 * plane), grid::load_pair(f, p + 2 * plane + row)};
+            next_odd = {grid::load_pair(f, p + 3 * plane), grid::load_pair(f, p + 3 * plane + row)};
+          }
+          const RowPairs above = in_plane(q + 1);
+          add(even.first, centre.first, below.first);
+          add(even.second, centre.second, below.second);
+          add(odd.first, centre.first, above.first);
+          add(odd.second, centre.second, above.second);
+          const bool first_in = col.first_in, second_in = col.second_in;
+          if (first_row_in) {
+            grid::store_pair_evict_first(f, p, even.first, first_in, second_in);
+            grid::store_pair_evict_first(f, p + plane, odd.first, first_in, second_in);
+          }
+          if (second_row_in) {
+            grid::store_pair_evict_first(f, p + row, even.second, first_in, second_in);
+            grid::store_pair_evict_first(f, p + plane + row, odd.second, first_in, second_in);
+          }
+          below = centre;
+          centre = above;
+          even = next_even;
+          odd = next_odd;
+        }
+      });
+}
+
 }  // namespace
 
 // Each thread adds the correction to the two fine cells of one coarse parent along x, which share the parent's
@@ -84,11 +156,12 @@ void prolong_add_by_parent_pairs(Field x, Field coarse_x, const PoissonLevel& fi
 }
 
 void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
-                            const Int3& factor) {
+                            const Int3& factor, bool two_rows) {
   require(factor[0] == 2 && factor[2] == 2 && fine.decomp.global.dim == 3 && fine.shape.cells[2] % 2 == 0 &&
               fine.shape.ghost % 2 == 1 && grid::fits_cell_pairs(fine.shape, {x}),
           "prolong_add_by_columns: needs a 3D level coarsened by two along x and z, with an odd ghost width and rows "
           "of aligned pairs");
+  if (two_rows && factor[1] == 2 && fine.shape.cells[1] % 2 == 0) return prolong_two_rows(x, coarse_x, fine, coarse);
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost, fy = factor[1];
   const Real* __restrict__ c = coarse_x.data();
   Real* __restrict__ f = x.data();

@@ -284,9 +284,11 @@ TEST(PoissonOperator, ProlongationIsExactOnLinearFunctions) {
                         {3, {12, 8, 16}, {2, 2, 2}}, {3, {8, 12, 8}, {2, 1, 2}}, {2, {8, 8, 1}, {2, 2, 1}},
                         {2, {8, 8, 1}, {1, 2, 1}}};
   // Every case through prolong_add (its GPU or CPU form), and the 3D cases coarsened by two along x and z also
-  // through the column form, which GPU builds choose for them.
+  // through the column form, which GPU builds choose for them, with one row per thread and with two.
+  enum class Form { production, column_rows, column_row_pairs };
   for (const auto& c : cases) {
-    for (const bool by_columns : {false, true}) {
+    for (const Form form : {Form::production, Form::column_rows, Form::column_row_pairs}) {
+      const bool by_columns = form != Form::production;
       if (by_columns && (c.dim != 3 || c.factor[0] != 2 || c.factor[2] != 2)) continue;
       PoissonSetup setup(MPI_COMM_WORLD, c.dim, c.cells, eddy::testing::uniform_faces(PressureBoundary::neumann, c.dim),
                          1, {1.0, 0.5, 2.0});
@@ -311,13 +313,62 @@ TEST(PoissonOperator, ProlongationIsExactOnLinearFunctions) {
       Field x = setup.field_from(before);
       if (by_columns && !eddy::grid::fits_cell_pairs(fine.shape, {x})) continue;  // odd rows on some rank counts
       if (by_columns) {
-        eddy::solver::prolong_add_by_columns(x, coarse_x, fine, coarse, c.factor);
+        eddy::solver::prolong_add_by_columns(x, coarse_x, fine, coarse, c.factor, form == Form::column_row_pairs);
       } else {
         eddy::solver::prolong_add(x, coarse_x, fine, coarse, c.factor);
       }
       Field expected = setup.field_from([&](Real x, Real y, Real z) { return before(x, y, z) + linear(x, y, z); });
       EXPECT_LT(setup.rms_difference(x, expected, false), 1e-13)
-          << c.dim << "D, factor " << c.factor[0] << c.factor[1] << c.factor[2] << (by_columns ? ", by columns" : "");
+          << c.dim << "D, factor " << c.factor[0] << c.factor[1] << c.factor[2]
+          << (form == Form::column_rows        ? ", by columns"
+              : form == Form::column_row_pairs ? ", by columns of two rows"
+                                               : "");
     }
+  }
+}
+
+// The column form with two rows per thread adds exactly what it adds with one, and leaves every ghost as it was,
+// including the ghost rows that the first and last threads of each column read.
+TEST(PoissonOperator, ProlongationByTwoRowsEqualsOneRowEverywhere) {
+  for (const eddy::Int3 cells :
+       {eddy::Int3{8, 8, 8}, eddy::Int3{12, 8, 16}, eddy::Int3{8, 12, 8}, eddy::Int3{16, 8, 8}}) {
+    PoissonSetup setup(MPI_COMM_WORLD, 3, cells, eddy::testing::uniform_faces(PressureBoundary::periodic, 3), 1,
+                       {1.0, 0.5, 2.0});
+    const eddy::solver::PoissonLevel fine{setup.problem.decomp, setup.problem.shape, setup.problem.spacing,
+                                          setup.problem.faces};
+    const auto& n = fine.shape.cells;
+    if (n[0] % 2 != 0 || n[1] % 2 != 0 || n[2] % 2 != 0) continue;  // a split that leaves a block odd
+    const eddy::Int3 by_two{2, 2, 2};
+    const auto coarse = eddy::solver::coarsen(fine, by_two);
+    Field coarse_x = eddy::fields::make_field("coarse_x", coarse.shape);
+    Field one_row = eddy::fields::make_field("one_row", fine.shape),
+          two_rows = eddy::fields::make_field("two_rows", fine.shape);
+    if (!eddy::grid::fits_cell_pairs(fine.shape, {one_row})) continue;
+    Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(17);
+    Kokkos::fill_random(coarse_x, pool, -1.0, 1.0);
+    Kokkos::fill_random(one_row, pool, -1.0, 1.0);
+    Kokkos::deep_copy(two_rows, one_row);
+    const auto before = Kokkos::create_mirror(Kokkos::HostSpace(), one_row);  // a copy on every backend
+    Kokkos::deep_copy(before, one_row);
+    eddy::solver::prolong_add_by_columns(one_row, coarse_x, fine, coarse, by_two, false);
+    eddy::solver::prolong_add_by_columns(two_rows, coarse_x, fine, coarse, by_two, true);
+    const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), one_row);
+    const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), two_rows);
+    const int g = fine.shape.ghost;
+    long long differ = 0, ghosts_moved = 0, owned_unmoved = 0;
+    for (int k = 0; k < fine.shape.extent(2); ++k)
+      for (int j = 0; j < fine.shape.extent(1); ++j)
+        for (int i = 0; i < fine.shape.extent(0); ++i) {
+          const bool owned = i >= g && i < g + n[0] && j >= g && j < g + n[1] && k >= g && k < g + n[2];
+          differ += a(i, j, k) != b(i, j, k);
+          if (owned) {
+            owned_unmoved += b(i, j, k) == before(i, j, k);
+          } else {
+            ghosts_moved += b(i, j, k) != before(i, j, k);
+          }
+        }
+    EXPECT_EQ(differ, 0) << cells[0] << "x" << cells[1] << "x" << cells[2];
+    EXPECT_EQ(ghosts_moved, 0) << cells[0] << "x" << cells[1] << "x" << cells[2];
+    EXPECT_EQ(owned_unmoved, 0) << cells[0] << "x" << cells[1] << "x" << cells[2];
   }
 }
