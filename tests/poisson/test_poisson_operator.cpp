@@ -327,8 +327,9 @@ TEST(PoissonOperator, ProlongationIsExactOnLinearFunctions) {
   }
 }
 
-// The column form with two rows per thread adds exactly what it adds with one, and leaves every ghost as it was,
-// including the ghost rows that the first and last threads of each column read.
+// The column form with two rows per thread adds what it adds with one (to rounding: a GPU compiler may fuse the two
+// forms' multiply-adds differently), and leaves every ghost as it was, including the ghost rows that the first and
+// last threads of each column read.
 TEST(PoissonOperator, ProlongationByTwoRowsEqualsOneRowEverywhere) {
   for (const eddy::Int3 cells :
        {eddy::Int3{8, 8, 8}, eddy::Int3{12, 8, 16}, eddy::Int3{8, 12, 8}, eddy::Int3{16, 8, 8}}) {
@@ -360,7 +361,7 @@ TEST(PoissonOperator, ProlongationByTwoRowsEqualsOneRowEverywhere) {
       for (int j = 0; j < fine.shape.extent(1); ++j)
         for (int i = 0; i < fine.shape.extent(0); ++i) {
           const bool owned = i >= g && i < g + n[0] && j >= g && j < g + n[1] && k >= g && k < g + n[2];
-          differ += a(i, j, k) != b(i, j, k);
+          differ += std::abs(a(i, j, k) - b(i, j, k)) > 1e-13;
           if (owned) {
             owned_unmoved += b(i, j, k) == before(i, j, k);
           } else {
