@@ -28,7 +28,8 @@ int longest_column_from(const char* text);
 
 /// The longest column a thread of a pair loop marches: longest_column_from(getenv("EDDY_PAIR_PLANES")), read once. The
 /// variable is for tuning on new hardware with `eddy bench stencil|flow`; on an H200 columns of 16 or 32 planes ran
-/// the residual, the Laplacian, the divergence and the gradient correction 2-14% slower than 8 (tests/perf/RESULTS.md).
+/// the residual, the Laplacian, the divergence and the gradient correction 2-14% slower than 8, while on an H100
+/// columns of 4 ran the residual 6% and the Laplacian 9% faster than 8 (tests/perf/RESULTS.md).
 int longest_column();
 
 /// The longest column of a reduction over pair columns: twice longest_column(), at most 1024 planes. With columns of
