@@ -12,6 +12,7 @@
 #include "operators/divergence_stencil.hpp"
 #include "operators/gradient.hpp"
 #include "parallel/halo_exchange.hpp"
+#include "solver/pair_column_choice.hpp"
 #include "time/diagnosed_correction.hpp"
 #include "time/flow_diagnostics.hpp"
 #include "time/fused_stage.hpp"
@@ -204,6 +205,8 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
 
   // The divergence and the correction: every form must compute production's fields before its time means anything.
   const Field div = fields::make_field("bench::div", shape), div_form = fields::make_field("bench::div_form", shape);
+  // The column length of the pair loops, chosen as a run chooses it (EDDY_PAIR_PLANES overrides).
+  const auto columns = solver::choose_pair_columns(div, state.p, shape, solver::stencil_weights(flow_grid.spacing, 3));
   operators::compute_divergence(state, div, flow_grid, 1);
   divergence_by_cells(state, div_form, flow_grid);
   require(max_difference(div, div_form) < 1e-9 * n, "bench flow: the divergence by cells differs from production");
@@ -400,6 +403,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
     std::printf(
         "flow kernels benchmark: %d^3 cells on %d rank(s), %lld cells per rank, %d reps (median, slowest rank)\n", n,
         context.size(), cells, reps);
+    if (columns) std::printf("pair loops: %s\n", columns->describe().c_str());
     std::printf("%-50s %6s %12s %10s %10s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
     const auto floor_bandwidth = [&](const Mix& mix) {
       double best = 0;

@@ -8,6 +8,7 @@
 #include "config/suggest.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/multigrid.hpp"
+#include "solver/pair_column_choice.hpp"
 #include "solver/poisson_kernels.hpp"
 #include "solver/red_black.hpp"
 
@@ -67,6 +68,8 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   Field rhs = fields::make_field("bench::rhs", problem.shape), phi = fields::make_field("bench::phi", problem.shape);
   fill_random(rhs, context.rank());
   solver::subtract_constant(rhs, solver::global_sum(rhs, level, reducer) / level.global_cells());
+  // The column length of the pair loops, chosen as a run chooses it (EDDY_PAIR_PLANES overrides); phi is reset later.
+  const auto columns = solver::choose_pair_columns(phi, rhs, level.shape, level.weights());
 
   config::PoissonConfig config;
   config.solver = enum_option<config::PoissonSolverType>(options, "solver");
@@ -131,6 +134,7 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
         "poisson benchmark: %d^%d cells, Neumann faces, %d rank(s), %d multigrid levels, %s V(%d,%d), relaxation %g\n",
         n, dim, context.size(), levels, config::to_string(config.smoother).c_str(), config.pre_smooth,
         config.post_smooth, config.relaxation);
+    if (columns) std::printf("pair loops: %s\n", columns->describe().c_str());
     std::printf("%-36s %14s\n", "quantity", "value");
     std::printf("%-36s %14.4f\n", "V-cycle time [ms] (median)", 1e3 * cycle_time);
     std::printf("%-36s %14.3e\n", "V-cycle cells/s", unknowns / cycle_time);

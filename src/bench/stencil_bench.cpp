@@ -9,6 +9,7 @@
 #include "grid/pair_columns.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/laplacian.hpp"
+#include "solver/pair_column_choice.hpp"
 #include "solver/poisson_kernels.hpp"
 #include "solver/red_black.hpp"
 
@@ -250,6 +251,8 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
         r = fields::make_field("bench::r", level.shape);
   fill_random(x, context.rank());
   fill_random(b, context.rank() + 1000);
+  // The column length of the pair loops, chosen as a run chooses it (EDDY_PAIR_PLANES overrides).
+  const auto columns = solver::choose_pair_columns(r, x, level.shape, level.weights());
   Buffer ta(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::a"), cells),
       tb(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::b1"), cells),
       tc(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::c"), cells);
@@ -455,6 +458,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
         "%lld,%lld,%lld\n",
         n, context.size(), cells, reps, static_cast<long long>(grid::stencil_tile()[0]),
         static_cast<long long>(grid::stencil_tile()[1]), static_cast<long long>(grid::stencil_tile()[2]));
+    if (columns) std::printf("pair loops: %s\n", columns->describe().c_str());
     std::printf("%-32s %10s %12s %10s %12s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
     // The floor of a mix is the fastest streaming kernel with it.
     const auto floor_bandwidth = [&](const Mix& mix) {

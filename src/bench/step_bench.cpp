@@ -268,6 +268,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
           "average\n",
           exposed.slowest_rank, 100 * exposed.share[exposed.slowest_rank], 100 * exposed.waiting);
     }
+    if (!sim.pair_columns().empty()) std::printf("pair loops (rank 0): %s\n", sim.pair_columns().c_str());
     const std::string tilings = sim.stage_tilings();
     if (!tilings.empty())
       std::printf("velocity stage tiling per stage form (rank 0, chosen by timing):\n%s", tilings.c_str());

@@ -26,13 +26,22 @@ long long resident_threads();
 /// its even number of planes (2 .. 1024); throws on anything else.
 int longest_column_from(const char* text);
 
-/// The longest column a thread of a pair loop marches: longest_column_from(getenv("EDDY_PAIR_PLANES")), read once. The
-/// variable is for tuning on new hardware with `eddy bench stencil|flow`; on an H200 columns of 16 or 32 planes ran
-/// the residual, the Laplacian, the divergence and the gradient correction 2-14% slower than 8, while on an H100
-/// columns of 4 ran the residual 6% and the Laplacian 9% faster than 8 (tests/perf/RESULTS.md).
+/// The column length set by EDDY_PAIR_PLANES (longest_column_from(getenv("EDDY_PAIR_PLANES")), read once), which
+/// the loops whose sums depend on their columns keep: the reductions and the restriction's partial sums, so that their
+/// sums add in the same order whatever length the other loops run at.
+int configured_column();
+
+/// The longest column a thread of a pair loop marches: the length set_longest_column() last set, else
+/// configured_column(). On an H200 columns of 16 or 32 planes ran the residual, the Laplacian, the divergence and the
+/// gradient correction 2-14% slower than 8, and 4 no faster; on an H100 columns of 4 ran the residual 6% and the
+/// Laplacian 9% faster than 8 (tests/perf/RESULTS.md), so a run chooses the length by timing
+/// (solver/pair_column_choice.hpp). The loops give the same values at every length.
 int longest_column();
 
-/// The longest column of a reduction over pair columns: twice longest_column(), at most 1024 planes. With columns of
+/// Sets the length longest_column() returns for the rest of the process: an even number of planes from 2 to 1024.
+void set_longest_column(int planes);
+
+/// The longest column of a reduction over pair columns: twice configured_column(), at most 1024 planes. With columns of
 /// 16 planes against 8 the flow diagnostics ran 3-4% faster on an H200, and the step's last correction with them 3%.
 int longest_reduction_column();
 

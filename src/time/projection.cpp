@@ -1,6 +1,7 @@
 #include "time/projection.hpp"
 
 #include "operators/divergence.hpp"
+#include "solver/pair_column_choice.hpp"
 #include "time/diagnosed_correction.hpp"
 
 namespace eddy::time {
@@ -18,6 +19,12 @@ Projection::Projection(const config::Deck& deck, const grid::Decomposition& deco
   problem.halo_backend = deck.parallel.halo_backend;
   problem.timers = timers;
   solver_ = solver::make_poisson_solver(deck.pressure, problem, context, reducer);
+}
+
+std::string Projection::choose_pair_columns(Field p) {
+  const auto choice =
+      solver::choose_pair_columns(rhs_, p, grid_.shape, solver::stencil_weights(grid_.spacing, grid_.three_d ? 3 : 2));
+  return choice ? choice->describe() : std::string();
 }
 
 void Projection::build_rhs(const fields::FlowState& state, Real weight) {

@@ -23,6 +23,7 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
     std::snprintf(intermediate, sizeof intermediate, " (earlier stages %.1e)", deck.pressure.intermediate_rtol);
   std::printf("  pressure      %s, rtol %.1e%s%s%s\n", setup.poisson_solver.c_str(), deck.pressure.rtol, intermediate,
               setup.poisson_hierarchy.empty() ? "" : "; ", setup.poisson_hierarchy.c_str());
+  if (!setup.pair_columns.empty()) std::printf("  pair loops    %s\n", setup.pair_columns.c_str());
   std::fflush(stdout);
 }
 

@@ -16,6 +16,7 @@ struct SetupDescription {
   std::string reduction_backend;
   std::string poisson_solver;
   std::string poisson_hierarchy;  ///< Multigrid::describe(), or empty
+  std::string pair_columns;       ///< Projection::choose_pair_columns(), or empty
 };
 
 /// Prints grid, decomposition, communication backends and solver.

@@ -497,16 +497,18 @@ struct Simulation::Impl {
   long long step_count = 0;
   double kinetic_energy = 0, max_divergence = 0, velocity_rate = 0;
   std::optional<LocalDiagnostics> step_diagnostics;  // computed by the step's last correction (project())
-  Real pressure_mean = 0;  // the mean the step's last solve left in the pressure, for PressureGuess::end_step
+  Real pressure_mean = 0;    // the mean the step's last solve left in the pressure, for PressureGuess::end_step
+  std::string pair_columns;  // the pair loops' column length in words (Projection::choose_pair_columns)
 };
 
 Simulation::Simulation(const config::Deck& deck, parallel::Context& context, const RunOptions& options)
     : impl_(std::make_unique<Impl>(deck, context, options)) {
   impl_->owner = this;
+  impl_->pair_columns = impl_->projection.choose_pair_columns(impl_->state.p);
   if (context.rank() == 0 && !options.quiet) {
     print_startup(impl_->deck, impl_->decomp,
                   {impl_->halo.backend_name(), impl_->reducer.backend_name(), impl_->projection.solver_name(),
-                   impl_->projection.solver_hierarchy()});
+                   impl_->projection.solver_hierarchy(), impl_->pair_columns});
   }
   impl_->initialise();
 }
@@ -614,6 +616,8 @@ long long Simulation::step() const { return impl_->step_count; }
 const std::vector<StepRecord>& Simulation::history() const { return impl_->history; }
 const config::Deck& Simulation::deck() const { return impl_->deck; }
 const physics::CoupledPhysics& Simulation::physics() const { return impl_->physics; }
+const std::string& Simulation::pair_columns() const { return impl_->pair_columns; }
+
 std::string Simulation::stage_tilings() const { return impl_->momentum.tiling_choice().describe(); }
 
 }  // namespace eddy::time

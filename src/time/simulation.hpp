@@ -73,6 +73,8 @@ class Simulation {
   const physics::CoupledPhysics& physics() const;
   /// The velocity stage's tiling per stage form, chosen by timing on GPUs (empty where the stage runs by points).
   std::string stage_tilings() const;
+  /// The pair loops' column length, chosen by timing on GPUs before the first step (empty on CPUs).
+  const std::string& pair_columns() const;
 
  private:
   struct Impl;
