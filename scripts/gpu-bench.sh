@@ -119,7 +119,7 @@ for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_
   if [[ $f == tg_whole ]]; then
     grep -E "run summary|pressure solve" "$out/$f.log"
   elif [[ $f == step* ]]; then
-    grep -E "time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection|halo)|exposed exchanges|slowest rank|: 32x" "$out/$f.log"
+    grep -E "pair loops|time per step|ns per cell per step|V-cycles per step|bytes per cell|largest grid|share (advance|poisson|projection|halo)|exposed exchanges|slowest rank|: 32x" "$out/$f.log"
     sed -n '/^kernels of rank 0/,$p' "$out/$f.log"
   else
     grep -vE "^\s*$" "$out/$f.log" | tail -40
