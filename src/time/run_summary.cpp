@@ -116,6 +116,8 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
       .set("poisson_solver", local.poisson_solver)
       .set("poisson_iterations_per_step", iterations_per_step)
       .set("device", device_text())
+      .set("pair_loops",
+           local.pair_columns.empty() ? std::string("none: no loop runs by cell pairs") : local.pair_columns)
       .set("stop_reason", local.stop_reason)
       .set("final_time", local.final_time)
       .set("final_step", local.final_step)

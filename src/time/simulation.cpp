@@ -590,7 +590,9 @@ int Simulation::run() {
                            stop_reason,
                            s.sim_time,
                            s.step_count,
-                           s.timers.exact()};
+                           s.timers.exact(),
+                           0,
+                           s.pair_columns};
   for (const StepRecord& record : s.history) {
     if (record.step > first_step) measured.poisson_iterations += record.poisson_iterations;
   }
