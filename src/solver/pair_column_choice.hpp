@@ -24,6 +24,10 @@ struct ColumnLengthChoice {
   std::string describe() const;
 };
 
+/// How much faster the shorter columns must run to be chosen: 2%, while they won by 9-10% on an H100 and lost by
+/// 0.5-1.2% on an H200 (tests/perf/RESULTS.md).
+inline constexpr double kShorterColumnMargin = 0.02;
+
 /// Seconds on a clock that has waited for the device.
 using DeviceClock = std::function<double()>;
 
@@ -31,7 +35,7 @@ using DeviceClock = std::function<double()>;
 /// (the default clock fences), and takes the shorter columns only where their shortest time is below (1 - margin)
 /// times the longer columns'.
 ColumnLengthChoice choose_column_length(const std::function<void(int planes)>& loop, int samples = 3,
-                                        double margin = 0.02, DeviceClock clock = {});
+                                        double margin = kShorterColumnMargin, DeviceClock clock = {});
 
 /// Where the Laplacian of `phi` runs by pairs (GPU builds, grid::use_cell_pairs): in 3D, with EDDY_PAIR_PLANES unset
 /// and columns of kPairPlanes filling the device, chooses by timing laplacian_by_pairs(out, phi) and sets

@@ -200,3 +200,31 @@ TEST(PairColumnChoice, SmallBlocksKeepTheLengthUntimed) {
                                         ? "set by EDDY_PAIR_PLANES"
                                         : "the grid is too small for whole columns");
 }
+
+// A block whose columns of kPairPlanes fill the device (an H100 or an H200 holds 270336 threads) is timed at both
+// lengths on GPU builds, and the length chosen is the one the pair loops then take. Each rank holds the whole block.
+TEST(PairColumnChoice, LargeBlocksAreTimedAndTheChoiceIsSet) {
+  const RestoreColumn restore;
+  eddy::grid::GlobalGrid g;
+  g.dim = 3;
+  g.cells = {256, 128, 160};
+  g.periodic = {true, true, true};
+  const auto decomp = eddy::grid::decompose(g, MPI_COMM_SELF);
+  const auto shape = eddy::fields::local_shape(decomp, 1);
+  const Field phi = eddy::fields::make_field("phi", shape), out = eddy::fields::make_field("out", shape);
+  const auto choice = eddy::solver::choose_pair_columns(out, phi, shape, eddy::solver::stencil_weights({1, 1, 1}, 3));
+  ASSERT_EQ(choice.has_value(), eddy::grid::use_cell_pairs(shape, {out, phi}));
+  if (!choice || std::getenv("EDDY_PAIR_PLANES") != nullptr) return;
+  if (eddy::grid::column_planes(128, 128, 160, eddy::grid::resident_threads(), kPairPlanes) != kPairPlanes) {
+    EXPECT_FALSE(choice->timed) << "a device that holds " << eddy::grid::resident_threads() << " threads";
+    return;
+  }
+  EXPECT_TRUE(choice->timed);
+  EXPECT_GT(choice->long_seconds, 0);
+  EXPECT_GT(choice->short_seconds, 0);
+  EXPECT_TRUE(choice->planes == kPairPlanes || choice->planes == kPairPlanes / 2) << choice->planes;
+  EXPECT_EQ(eddy::grid::longest_column(), choice->planes);
+  EXPECT_EQ(choice->planes == kPairPlanes / 2,
+            choice->short_seconds < (1 - eddy::solver::kShorterColumnMargin) * choice->long_seconds)
+      << choice->describe();
+}
