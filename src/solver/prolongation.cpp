@@ -52,6 +52,18 @@ struct CoarseCorrection {
   }
 };
 
+/// The flat strides the column forms of the prolongation step by: a row and a plane of the coarse and of the fine
+/// field.
+struct ColumnStrides {
+  int coarse_row = 0, coarse_plane = 0, row = 0, plane = 0;
+};
+
+/// The strides of `coarse_x` and of the fine level's unpadded fields.
+ColumnStrides column_strides(Field coarse_x, const PoissonLevel& fine) {
+  const int row = fine.shape.extent(0);
+  return {static_cast<int>(coarse_x.stride(1)), static_cast<int>(coarse_x.stride(2)), row, row * fine.shape.extent(1)};
+}
+
 /// The interpolations of one coarse plane for the two fine rows of a thread of prolong_two_rows.
 struct RowPairs {
   RealPair first, second;
@@ -66,8 +78,7 @@ void prolong_two_rows(Field x, Field coarse_x, const PoissonLevel& fine, const P
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost, half_rows = fine.shape.cells[1] / 2;
   const Real* __restrict__ c = coarse_x.data();
   Real* __restrict__ f = x.data();
-  const int coarse_row = static_cast<int>(coarse_x.stride(1)), coarse_plane = static_cast<int>(coarse_x.stride(2));
-  const int row = fine.shape.extent(0), plane = row * fine.shape.extent(1);
+  const ColumnStrides strides = column_strides(coarse_x, fine);
   const auto& n = fine.shape.cells;
   grid::for_each_pair_column(
       "poisson::prolong_add_by_column_rows", {gf, 0, gf}, {gf + n[0], half_rows + 1, gf + n[2]},
@@ -75,11 +86,11 @@ void prolong_two_rows(Field x, Field coarse_x, const PoissonLevel& fine, const P
         const int t = col.j;
         const bool first_row_in = t > 0, second_row_in = t < half_rows;
         const int west = gc + ((col.i - gf) >> 1);
-        const int low_row = coarse_row * (gc + t - 1) + west, high_row = low_row + coarse_row;
+        const int low_row = strides.coarse_row * (gc + t - 1) + west, high_row = low_row + strides.coarse_row;
         // Along y, then along x, as prolong_add_by_columns: the first row leans on the low coarse row, the second on
         // the high one.
         const auto in_plane = [&](int q) {
-          const Real* at = c + coarse_plane * q;
+          const Real* at = c + strides.coarse_plane * q;
           const Real a_low = at[low_row], a_high = at[low_row + 1], b_low = at[high_row], b_high = at[high_row + 1];
           const Real low0 = parent_share * a_low + partner_share * b_low;
           const Real high0 = parent_share * a_high + partner_share * b_high;
@@ -94,14 +105,16 @@ void prolong_two_rows(Field x, Field coarse_x, const PoissonLevel& fine, const P
         };
         int q = gc + ((col.k0 - gf) >> 1);
         RowPairs below = in_plane(q - 1), centre = in_plane(q);
-        int p = col.i + row * (gf + 2 * t - 1) + plane * col.k0;
-        RowPairs even{grid::load_pair(f, p), grid::load_pair(f, p + row)};
-        RowPairs odd{grid::load_pair(f, p + plane), grid::load_pair(f, p + plane + row)};
-        for (int k = col.k0; k < col.k1; k += 2, p += 2 * plane, ++q) {
+        int p = col.i + strides.row * (gf + 2 * t - 1) + strides.plane * col.k0;
+        RowPairs even{grid::load_pair(f, p), grid::load_pair(f, p + strides.row)};
+        RowPairs odd{grid::load_pair(f, p + strides.plane), grid::load_pair(f, p + strides.plane + strides.row)};
+        for (int k = col.k0; k < col.k1; k += 2, p += 2 * strides.plane, ++q) {
           RowPairs next_even{}, next_odd{};
           if (k + 2 < col.k1) {
-            next_even = {grid::load_pair(f, p + 2 * plane), grid::load_pair(f, p + 2 * plane + row)};
-            next_odd = {grid::load_pair(f, p + 3 * plane), grid::load_pair(f, p + 3 * plane + row)};
+            next_even = {grid::load_pair(f, p + 2 * strides.plane),
+                         grid::load_pair(f, p + 2 * strides.plane + strides.row)};
+            next_odd = {grid::load_pair(f, p + 3 * strides.plane),
+                        grid::load_pair(f, p + 3 * strides.plane + strides.row)};
           }
           const RowPairs above = in_plane(q + 1);
           add(even.first, centre.first, below.first);
@@ -111,11 +124,11 @@ void prolong_two_rows(Field x, Field coarse_x, const PoissonLevel& fine, const P
           const bool first_in = col.first_in, second_in = col.second_in;
           if (first_row_in) {
             grid::store_pair_evict_first(f, p, even.first, first_in, second_in);
-            grid::store_pair_evict_first(f, p + plane, odd.first, first_in, second_in);
+            grid::store_pair_evict_first(f, p + strides.plane, odd.first, first_in, second_in);
           }
           if (second_row_in) {
-            grid::store_pair_evict_first(f, p + row, even.second, first_in, second_in);
-            grid::store_pair_evict_first(f, p + plane + row, odd.second, first_in, second_in);
+            grid::store_pair_evict_first(f, p + strides.row, even.second, first_in, second_in);
+            grid::store_pair_evict_first(f, p + strides.plane + strides.row, odd.second, first_in, second_in);
           }
           below = centre;
           centre = above;
@@ -166,8 +179,7 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost, fy = factor[1];
   const Real* __restrict__ c = coarse_x.data();
   Real* __restrict__ f = x.data();
-  const int coarse_row = static_cast<int>(coarse_x.stride(1)), coarse_plane = static_cast<int>(coarse_x.stride(2));
-  const int row = fine.shape.extent(0), plane = row * fine.shape.extent(1);
+  const ColumnStrides strides = column_strides(coarse_x, fine);
   const auto& n = fine.shape.cells;
   grid::for_each_pair_column(
       "poisson::prolong_add_by_columns", {gf, gf, gf}, {gf + n[0], gf + n[1], gf + n[2]},
@@ -176,10 +188,11 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
         // the other's partner: both interpolate between the same two values of a coarse row.
         const int west = gc + ((col.i - gf) >> 1);
         const InterpolationAxis ay = interpolation_axis(col.j, gf, gc, fy);
-        const int parent_row = coarse_row * ay.parent + west, partner_row = coarse_row * ay.partner + west;
+        const int parent_row = strides.coarse_row * ay.parent + west,
+                  partner_row = strides.coarse_row * ay.partner + west;
         // Both cells' interpolation in coarse plane q: along y, then along x.
         const auto in_plane = [&](int q) {
-          const Real* at = c + coarse_plane * q;
+          const Real* at = c + strides.coarse_plane * q;
           const Real low = ay.parent_weight * at[parent_row] + ay.partner_weight * at[partner_row];
           const Real high = ay.parent_weight * at[parent_row + 1] + ay.partner_weight * at[partner_row + 1];
           return RealPair{parent_share * low + partner_share * high, parent_share * high + partner_share * low};
@@ -190,13 +203,13 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
         // are loaded before these are stored (evict-first: grid/pair_columns.hpp has the measurement).
         int q = gc + ((col.k0 - gf) >> 1);
         RealPair below = in_plane(q - 1), centre = in_plane(q);
-        int p = col.i + row * col.j + plane * col.k0;
-        RealPair even = grid::load_pair(f, p), odd = grid::load_pair(f, p + plane);
-        for (int k = col.k0; k < col.k1; k += 2, p += 2 * plane, ++q) {
+        int p = col.i + strides.row * col.j + strides.plane * col.k0;
+        RealPair even = grid::load_pair(f, p), odd = grid::load_pair(f, p + strides.plane);
+        for (int k = col.k0; k < col.k1; k += 2, p += 2 * strides.plane, ++q) {
           RealPair next_even{}, next_odd{};
           if (k + 2 < col.k1) {
-            next_even = grid::load_pair(f, p + 2 * plane);
-            next_odd = grid::load_pair(f, p + 3 * plane);
+            next_even = grid::load_pair(f, p + 2 * strides.plane);
+            next_odd = grid::load_pair(f, p + 3 * strides.plane);
           }
           const RealPair above = in_plane(q + 1);
           even.even += parent_share * centre.even + partner_share * below.even;
@@ -204,7 +217,7 @@ void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, c
           odd.even += parent_share * centre.even + partner_share * above.even;
           odd.odd += parent_share * centre.odd + partner_share * above.odd;
           grid::store_pair_evict_first(f, p, even, col.first_in, col.second_in);
-          grid::store_pair_evict_first(f, p + plane, odd, col.first_in, col.second_in);
+          grid::store_pair_evict_first(f, p + strides.plane, odd, col.first_in, col.second_in);
           below = centre;
           centre = above;
           even = next_even;
