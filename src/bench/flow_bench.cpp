@@ -4,6 +4,7 @@
 // the last two also with one thread per point (their CPU loop).
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
+#include "bench/kernel_table.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/pair_columns.hpp"
 #include "operators/correction_boxes.hpp"
@@ -27,20 +28,6 @@
 
 namespace eddy::bench {
 namespace {
-
-/// Arrays a kernel reads and writes once per cell.
-struct Mix {
-  int reads, writes;
-  double bytes() const { return 8.0 * (reads + writes); }
-  bool operator==(const Mix& other) const { return reads == other.reads && writes == other.writes; }
-};
-
-struct Row {
-  std::string name;
-  Mix mix;
-  double seconds;  // median over the repetitions, slowest rank
-  bool stream = false;
-};
 
 constexpr int kMaxArrays = 6;
 
@@ -159,7 +146,7 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   const auto shape = fields::local_shape(decomp, 1);
   const auto flow_grid = operators::make_staggered_grid(decomp, shape);
   const long long cells = decomp.local_cell_count();
-  std::vector<Row> rows;
+  std::vector<KernelRow> rows;
 
   // The floors: every mix the kernels below have, with one value and with a pair of values per thread.
   std::vector<Buffer> buffers;
@@ -171,8 +158,8 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
     if (b >= kMaxArrays) arrays.out[b - kMaxArrays] = buffers.back().data();
   }
   const auto add_streams = [&](Mix mix, const std::function<void()>& one, const std::function<void()>& pairs) {
-    const std::string name =
-        "stream " + std::to_string(mix.reads) + " reads, " + std::to_string(mix.writes) + " writes";
+    const std::string name = "stream " + std::to_string(static_cast<int>(mix.reads)) + " reads, " +
+                             std::to_string(static_cast<int>(mix.writes)) + " writes";
     rows.push_back({name, mix, time_kernel(one, reps, reducer), true});
     if (cells % 2 == 0) rows.push_back({name + ", pairs", mix, time_kernel(pairs, reps, reducer), true});
   };
@@ -393,30 +380,14 @@ int run_flow_bench(const std::vector<std::string>& args, parallel::Context& cont
   }
 
   require(std::isfinite(sink), "bench flow: the summing streams read non-finite values");
-  for (const auto& row : rows) {
-    const bool has_floor = std::any_of(rows.begin(), rows.end(),
-                                       [&](const auto& stream) { return stream.stream && stream.mix == row.mix; });
-    require(has_floor, "bench flow: no stream with the reads and writes of '" + row.name + "' to compare it with");
-  }
+  require_floors(rows, "flow");
 
   if (context.rank() == 0) {
     std::printf(
         "flow kernels benchmark: %d^3 cells on %d rank(s), %lld cells per rank, %d reps (median, slowest rank)\n", n,
         context.size(), cells, reps);
     if (columns) std::printf("pair loops: %s\n", columns->describe().c_str());
-    std::printf("%-50s %6s %12s %10s %10s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
-    const auto floor_bandwidth = [&](const Mix& mix) {
-      double best = 0;
-      for (const auto& row : rows) {
-        if (row.stream && row.mix == mix) best = std::max(best, mix.bytes() * cells / row.seconds);
-      }
-      return best;
-    };
-    for (const auto& row : rows) {
-      const double bandwidth = row.mix.bytes() * cells / row.seconds;
-      std::printf("%-50s %6.0f %12.4f %10.1f %10.2f\n", row.name.c_str(), row.mix.bytes(), 1e3 * row.seconds,
-                  bandwidth / 1e9, bandwidth / floor_bandwidth(row.mix));
-    }
+    print_kernel_table(rows, cells, 50);
     std::printf(
         "floor: the fastest stream with the row's reads and writes per cell (one value or a pair per thread)\n");
     if (!stage_tilings.empty())

@@ -3,6 +3,7 @@
 // red-black Gauss-Seidel sweep, each against the fastest streaming kernel with its mix over the same cell count: a
 // triad a = b + s c, a copy a = b, or a copy or two reads with a coarse value read or written per eight cells.
 #include "bench/bench_support.hpp"
+#include "bench/kernel_table.hpp"
 #include "bench/poisson_benchmarks.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/index_ranges.hpp"
@@ -22,20 +23,7 @@
 namespace eddy::bench {
 namespace {
 
-/// Values a kernel reads and writes per cell; a multigrid transfer reads or writes one coarse value per eight cells.
-struct Mix {
-  double reads, writes;
-  double bytes() const { return sizeof(Real) * (reads + writes); }
-  bool operator==(const Mix& other) const { return reads == other.reads && writes == other.writes; }
-};
 constexpr Mix kTriadMix{2, 1}, kCopyMix{1, 1}, kProlongationMix{1.125, 1}, kRestrictionMix{2, 0.125};
-
-struct Measurement {
-  std::string name;
-  Mix mix;
-  double seconds;       // median over the repetitions, slowest rank
-  bool stream = false;  // a streaming kernel: the floor of its mix
-};
 
 /// The residual with each thread marching `chunk` cells along z (grid/cell_loops.hpp).
 void residual_z_march(Field r, Field x, Field b, const solver::PoissonLevel& level, int chunk) {
@@ -261,7 +249,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   Kokkos::deep_copy(ta, Real(-7));  // poison: a triad that writes nothing shows up in the check below
 
   const Real s = 0.5;
-  std::vector<Measurement> rows;
+  std::vector<KernelRow> rows;
   rows.push_back({"triad a = b + s c", kTriadMix, time_kernel([&] { triad(ta, tb, tc, s); }, reps, reducer), true});
   rows.push_back({"copy a = b", kCopyMix, time_kernel([&] { copy(ta, tb); }, reps, reducer), true});
   // The transfers' floors: the copy and the in-place update with a coarse read per eight cells, and two reads with a
@@ -432,19 +420,14 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
       {"rbgs sweep, owned span", kTriadMix, time_both_colours([&](int c) { red_black_span(x_span, b, level, c); })});
   // The fused sweep (one kernel into a second field, then the shared faces; tests/poisson/test_red_black.cpp checks
   // that it equals the colour passes). Its exchange between the two kernels is not timed, as for the passes above.
-  struct FusedVariant {
-    solver::SweepTile tile;
-    const char* name;
-  };
-  using solver::SweepTile;
-  for (const FusedVariant v : {FusedVariant{SweepTile::x64_y8, "rbgs sweep, fused 64x8 (GPU)"},
-                               FusedVariant{SweepTile::x64_y4, "rbgs sweep, fused 64x4"},
-                               FusedVariant{SweepTile::x64_y16, "rbgs sweep, fused 64x16"}}) {
+  for (const solver::SweepTile tile : solver::sweep_tiles) {
     const auto sweep = [&] {
-      solver::fused_sweep_interior(x_span, x, b, level, 0, omega, 0, v.tile);
+      solver::fused_sweep_interior(x_span, x, b, level, 0, omega, 0, tile);
       solver::sweep_shared_faces(x_span, x, b, level, 1, omega);
     };
-    rows.push_back({v.name, kTriadMix, time_kernel(sweep, reps, reducer)});
+    const std::string name = std::string("rbgs sweep, fused ") + solver::describe(tile) +
+                             (tile == solver::SweepTile::x64_y8 ? " (GPU)" : "");
+    rows.push_back({name, kTriadMix, time_kernel(sweep, reps, reducer)});
   }
 
   // Spot check: the triad wrote its output.
@@ -459,20 +442,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
         n, context.size(), cells, reps, static_cast<long long>(grid::stencil_tile()[0]),
         static_cast<long long>(grid::stencil_tile()[1]), static_cast<long long>(grid::stencil_tile()[2]));
     if (columns) std::printf("pair loops: %s\n", columns->describe().c_str());
-    std::printf("%-32s %10s %12s %10s %12s\n", "kernel", "B/cell", "time [ms]", "GB/s", "vs floor");
-    // The floor of a mix is the fastest streaming kernel with it.
-    const auto floor_bandwidth = [&](const Mix& mix) {
-      double best = 0;
-      for (const auto& row : rows) {
-        if (row.stream && row.mix == mix) best = std::max(best, mix.bytes() * cells / row.seconds);
-      }
-      return best;
-    };
-    for (const auto& row : rows) {
-      const double bandwidth = row.mix.bytes() * cells / row.seconds;
-      std::printf("%-32s %10.0f %12.4f %10.1f %12.2f\n", row.name.c_str(), row.mix.bytes(), 1e3 * row.seconds,
-                  bandwidth / 1e9, bandwidth / floor_bandwidth(row.mix));
-    }
+    print_kernel_table(rows, cells, 32);
     std::printf(
         "floor: the fastest streaming kernel with the row's mix (24 B/cell: the triad, 16: the copy, 17: the copy or "
         "update with a coarse read per eight cells (prolongation), two reads with a coarse write per eight "

@@ -459,7 +459,16 @@ void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& leve
       return fused_tiles<Tile<64, 4, 8>>(out, in, b, s, first, planes);
     case SweepTile::x64_y16:
       return fused_tiles<Tile<64, 16, 2>>(out, in, b, s, first, planes);
+    case SweepTile::x128_y4:
+      return fused_tiles<Tile<128, 4, 4>>(out, in, b, s, first, planes);
+    case SweepTile::x128_y8:
+      return fused_tiles<Tile<128, 8, 2>>(out, in, b, s, first, planes);
   }
+}
+
+const char* describe(SweepTile tile) {
+  static constexpr const char* names[] = {"64x8", "64x4", "64x16", "128x4", "128x8"};
+  return names[static_cast<int>(tile)];
 }
 
 void sweep_shared_faces(Field x, Field old, Field b, const PoissonLevel& level, int second, Real relaxation) {

@@ -45,7 +45,14 @@ bool fused_sweep_fits(const PoissonLevel& level);
 bool fused_sweep_pays_on(const PoissonLevel& level);
 
 /// Cells per team of the fused sweep along x and y (`eddy bench stencil` times each).
-enum class SweepTile { x64_y8, x64_y4, x64_y16 };
+enum class SweepTile { x64_y8, x64_y4, x64_y16, x128_y4, x128_y8 };
+
+/// Every tile of the fused sweep, the default first.
+inline constexpr SweepTile sweep_tiles[] = {SweepTile::x64_y8, SweepTile::x64_y4, SweepTile::x64_y16,
+                                            SweepTile::x128_y4, SweepTile::x128_y8};
+
+/// A tile's name in benchmark tables, such as "64x8".
+const char* describe(SweepTile tile);
 
 /// out = a red-black sweep of `in` (first colour `first`) on the owned cells, except the second-colour cells on
 /// faces shared with another rank or a periodic wrap; the ghosts of `in` are valid, those of `out` are not touched.

@@ -132,7 +132,7 @@ Field scaled_change(Field start, Field changed, Real factor) {
 TEST(RedBlack, FusedSweepEqualsColourPasses3D) {
   for (const auto& faces : eddy::testing::face_variety(3)) {
     for (int planes : {0, 3, 32}) {
-      for (auto tile : {SweepTile::x64_y8, SweepTile::x64_y4, SweepTile::x64_y16}) {
+      for (auto tile : eddy::solver::sweep_tiles) {
         expect_fused_equals_passes(3, {37, 21, 19}, faces, planes, tile, 1);
       }
       expect_fused_equals_passes(3, {37, 21, 19}, faces, planes, SweepTile::x64_y8, 1.3);
