@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds eddy for NVIDIA GPUs against an installed Kokkos (CUDA backend), runs the test suite on the GPUs, then the
-# benchmarks of tests/perf, and prints one table last.
+# benchmarks of tests/perf, prints each benchmark's lines that matter, and last the short table of the performance
+# targets (scripts/bench_table.py: result, floor or peer, target, met or not).
 #   Kokkos_ROOT=/path/to/kokkos-install scripts/gpu-bench.sh
 # Environment: EDDY_BENCH_N (size, default 512), EDDY_TILE_SWEEP ("128,2,1 256,1,1 ..." stencil tiles to compare),
 # EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256),
@@ -128,4 +129,6 @@ done
 for f in "$out"/scaling-weak/*.csv "$out"/scaling-strong/*.csv; do
   [[ -s "$f" ]] && { echo "-- $f"; cat "$f"; }
 done
+echo
+python3 scripts/bench_table.py "$out" --device "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus"
 exit $tests_rc

@@ -8,8 +8,6 @@ Run it in the same job as eddy's benchmark so the two numbers share the machine 
 import argparse
 import statistics
 
-import torch
-
 
 def laplacian(x, inv_h2):
     c = x[1:-1, 1:-1, 1:-1]
@@ -23,6 +21,8 @@ def jacobi(x, b, h2):
 
 
 def median_ms(fn, reps=20, warmup=5):
+    import torch
+
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -37,7 +37,20 @@ def median_ms(fn, reps=20, warmup=5):
     return statistics.median(times)
 
 
+def report_lines(version, n, t_lap, t_jac):
+    """The lines this script prints (scripts/bench_table.py reads them)."""
+    cells = n**3
+    return [
+        f"torch {version} torch.compile, {n}^3 fp64, median of 20",
+        f"  {'kernel':<28} {'time [ms]':>10} {'GB/s':>8}",
+        f"  {'laplacian apply (16 B/cell)':<28} {t_lap:10.4f} {16 * cells / t_lap / 1e6:8.1f}",
+        f"  {'jacobi sweep (24 B/cell)':<28} {t_jac:10.4f} {24 * cells / t_jac / 1e6:8.1f}",
+    ]
+
+
 def main():
+    import torch
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=512, help="cells per axis (default 512)")
     args = parser.parse_args()
@@ -55,11 +68,7 @@ def main():
         raise SystemExit(f"torch_stencil.py: compiled Laplacian differs from eager by {err:.2e}")
     t_lap = median_ms(lambda: lap(x, 1 / h**2))
     t_jac = median_ms(lambda: jac(x, b, h * h))
-    cells = n**3
-    print(f"torch {torch.__version__} torch.compile, {n}^3 fp64, median of 20")
-    print(f"  {'kernel':<28} {'time [ms]':>10} {'GB/s':>8}")
-    print(f"  {'laplacian apply (16 B/cell)':<28} {t_lap:10.4f} {16 * cells / t_lap / 1e6:8.1f}")
-    print(f"  {'jacobi sweep (24 B/cell)':<28} {t_jac:10.4f} {24 * cells / t_jac / 1e6:8.1f}")
+    print("\n".join(report_lines(torch.__version__, n, t_lap, t_jac)))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""The short table of eddy's performance targets, read from the logs of scripts/gpu-bench.sh.
+
+    python3 scripts/bench_table.py build/cuda/bench [--device "NVIDIA H100 80GB HBM3"] [--strict]
+
+Each row is one target of tests/perf/README.md: its result, the floor or peer it is measured against in the same
+run, the target, and whether it is met. Logs are found by the names gpu-bench.sh gives them (stencil.log, flow.log,
+torch.log, poisson.log, step1.log, step1_small.log, step2weak.log, step2strong.log, reduce2.log); a row whose log is
+missing says so. Targets in time hold at 512^3 only (`-` at other sizes); the H100 has its own where the targets
+differ (--device, as nvidia-smi names the GPU). --strict exits non-zero when a log is present but lacks a line the
+table needs, so that a change to a benchmark's output cannot go unnoticed.
+"""
+import argparse
+import re
+import sys
+from pathlib import Path
+
+KERNEL_ROW = re.compile(r"^\s*(?P<name>\S.*?)\s+(?P<bytes>\d+)\s+(?P<ms>[\d.]+)\s+(?P<gbs>[\d.]+)\s+(?P<frac>[\d.]+)\s*$")
+QUANTITY = re.compile(r"^\s*(?P<name>\S.*?)\s{2,}(?P<value>-?[\d.]+(?:e[-+]?\d+)?)%?\s*$")
+GRID = re.compile(r"(\d+) x (\d+) x (\d+) cells.*?, (\d+) rank\(s\)")
+SLOWEST = re.compile(r"slowest rank \d+ .*?: ([\d.]+)%")
+TORCH_ROW = re.compile(r"^\s*(laplacian apply|jacobi sweep) \(\d+ B/cell\)\s+([\d.]+)\s+[\d.]+\s*$")
+
+KERNEL_FLOOR = 0.90
+TORCH_LEAD = 1.15
+
+
+class MissingLine(Exception):
+    """A log that is present lacks a line the table needs."""
+
+
+class Logs:
+    """The benchmark logs of one gpu-bench.sh run, read on demand."""
+
+    def __init__(self, directory):
+        self.directory = Path(directory)
+        self.text = {}
+
+    def lines(self, name):
+        """The lines of `name`.log, or None when gpu-bench.sh did not write it."""
+        if name not in self.text:
+            path = self.directory / f"{name}.log"
+            self.text[name] = path.read_text(errors="replace").splitlines() if path.is_file() else None
+        return self.text[name]
+
+    def kernel(self, log, row):
+        """(milliseconds, fraction of the floor) of kernel `row` in a kernel table."""
+        for line in self.lines(log):
+            m = KERNEL_ROW.match(line)
+            if m and m.group("name") == row:
+                return float(m.group("ms")), float(m.group("frac"))
+        raise MissingLine(f"{log}.log has no kernel row '{row}'")
+
+    def quantity(self, log, name, required=True):
+        """The value of quantity `name` in a benchmark's two-column table (None where absent and not required)."""
+        for line in self.lines(log):
+            m = QUANTITY.match(line)
+            if m and m.group("name") == name:
+                return float(m.group("value"))
+        if not required:
+            return None
+        raise MissingLine(f"{log}.log has no quantity '{name}'")
+
+    def grid(self, log):
+        """(cells in all, ranks) from a step benchmark's first line."""
+        for line in self.lines(log):
+            m = GRID.search(line)
+            if m:
+                return int(m.group(1)) * int(m.group(2)) * int(m.group(3)), int(m.group(4))
+        raise MissingLine(f"{log}.log has no line with its grid and ranks")
+
+    def slowest_exposed(self, log):
+        """The exposed exchanges of the slowest rank, in % of its step."""
+        for line in self.lines(log):
+            m = SLOWEST.search(line)
+            if m:
+                return float(m.group(1))
+        raise MissingLine(f"{log}.log has no line with the slowest rank's exposed exchanges")
+
+    def torch(self, kernel):
+        """torch.compile's time of `kernel` ('laplacian apply' or 'jacobi sweep') in ms."""
+        for line in self.lines("torch"):
+            m = TORCH_ROW.match(line)
+            if m and m.group(1) == kernel:
+                return float(m.group(2))
+        raise MissingLine(f"torch.log has no row '{kernel}'")
+
+    def allreduce(self):
+        """The device-buffer allreduce of two ranks, back to back, in us, and its backend."""
+        for line in self.lines("reduce2"):
+            m = re.match(r"^\s*device buffer, (\w+), back to back, one fence\s+([\d.]+)\s*$", line)
+            if m:
+                return float(m.group(2)), m.group(1)
+        raise MissingLine("reduce2.log has no device-buffer allreduce")
+
+
+def targets_for(device):
+    """The time targets of tests/perf/README.md: the H200's, or the H100's where they differ."""
+    h100 = "H100" in device
+    return {"ns": 0.5 if h100 else 0.36, "vcycle": 9.0 if h100 else 6.5, "solve": 100.0 if h100 else 75.0}
+
+
+def verdict(met):
+    return "-" if met is None else ("met" if met else "NOT met")
+
+
+def build_rows(logs, device):
+    """The table's rows: (what, result, floor or peer, target, verdict), and the lines missing from present logs."""
+    rows, missing = [], []
+    limits = targets_for(device)
+
+    def row(what, needs, make):
+        absent = [name for name in needs if logs.lines(name) is None]
+        if absent:
+            rows.append((what, "not run (" + ", ".join(f"{a}.log" for a in absent) + ")", "-", "-", "-"))
+            return
+        try:
+            rows.append((what,) + make())
+        except MissingLine as e:
+            missing.append(str(e))
+            rows.append((what, f"unreadable: {e}", "-", "-", "-"))
+
+    def at_512(log):
+        cells, ranks = logs.grid(log)
+        return cells == 512**3 * (ranks if "weak" in log else 1)
+
+    def step():
+        ms, ns = logs.quantity("step1", "time per step [ms]"), logs.quantity("step1", "ns per cell per step (all ranks)")
+        cycles = logs.quantity("step1", "V-cycles per step (3 stages)")
+        met = ns <= limits["ns"] if at_512("step1") else None
+        return (f"{ms:.2f} ms = {ns:.3f} ns/cell ({cycles:.2f} V-cycles)", "WaterLily.jl fp32 H100: 1.57 ns",
+                f"<= {limits['ns']} ns (stretch 0.25)", verdict(met))
+
+    def small_step():
+        ns_small = logs.quantity("step1_small", "ns per cell per step (all ranks)")
+        peer = "-"
+        if logs.lines("step1") is not None:
+            peer = f"{ns_small / logs.quantity('step1', 'ns per cell per step (all ranks)'):.1f}x the large step's ns"
+        return (f"{logs.quantity('step1_small', 'time per step [ms]'):.3f} ms = {ns_small:.3f} ns/cell", peer,
+                "no collapse", "-")
+
+    def multigrid():
+        cycle, solve = logs.quantity("poisson", "V-cycle time [ms] (median)"), logs.quantity(
+            "poisson", "solve time [ms] (median)")
+        iterations = int(logs.quantity("poisson", "iterations to 1e-10"))
+        text = " ".join(logs.lines("poisson")[:1])
+        met = cycle <= limits["vcycle"] and solve <= limits["solve"] if "512^3" in text else None
+        return (f"{cycle:.2f} / {solve:.1f} ms ({iterations} cycles)", "HPGMG-FV H100: 490 ms solve",
+                f"<= {limits['vcycle']:g} / {limits['solve']:g} ms", verdict(met))
+
+    def kernels(log, names):
+        def make():
+            fractions = [logs.kernel(log, name)[1] for name in names]
+            return (" / ".join(f"{f:.2f}" for f in fractions), "stream of its mix, same run", f">= {KERNEL_FLOOR}",
+                    verdict(min(fractions) >= KERNEL_FLOOR))
+
+        return make
+
+    def against_torch(eddy_row, torch_kernel):
+        def make():
+            ms, _ = logs.kernel("stencil", eddy_row)
+            theirs = logs.torch(torch_kernel)
+            return (f"{ms:.3f} ms: {theirs / ms:.2f}x", f"torch.compile {theirs:.3f} ms, same run",
+                    f">= {TORCH_LEAD}x", verdict(theirs / ms >= TORCH_LEAD))
+
+        return make
+
+    def memory():
+        per_cell = logs.quantity("step1", "device bytes per cell (rank 0)", required=False)
+        if per_cell is None:  # the step benchmark reports device memory only
+            return ("not reported on this backend", "-", "<= 200 B/cell", "-")
+        largest = logs.quantity("step1", "largest grid on one device [cells]")
+        return (f"{per_cell:.1f} B/cell", f"largest grid {largest:.3g} cells", "<= 200 B/cell", verdict(per_cell <= 200))
+
+    def scaling(log, kind):
+        def make():
+            one = logs.quantity("step1", "time per step [ms]")
+            two = logs.quantity(log, "time per step [ms]")
+            _, ranks = logs.grid(log)
+            efficiency = 100 * one / two if kind == "weak" else 100 * one / (ranks * two)
+            exposed = logs.slowest_exposed(log)
+            goal = 95 if kind == "weak" else 85
+            return (f"{efficiency:.1f}% on {ranks}; exposed exchanges {exposed:.1f}%", f"one rank: {one:.2f} ms",
+                    f">= {goal}%, exposed <= 5%", verdict(efficiency >= goal and exposed <= 5))
+
+        return make
+
+    def allreduce():
+        us, backend = logs.allreduce()
+        return (f"{us:.1f} us ({backend})", "-", "<= 10 us", verdict(us <= 10))
+
+    row("full 3D step", ["step1"], step)
+    row("small grid step", ["step1_small"], small_step)
+    row("V-cycle / solve to 1e-10", ["poisson"], multigrid)
+    row("residual / Laplacian apply", ["stencil"],
+        kernels("stencil", ["residual (production)", "laplacian apply (production)"]))
+    row("residual vs torch Jacobi sweep", ["stencil", "torch"], against_torch("residual (production)", "jacobi sweep"))
+    row("Laplacian vs torch", ["stencil", "torch"], against_torch("laplacian apply (production)", "laplacian apply"))
+    row("restriction / prolongation", ["stencil"],
+        kernels("stencil", ["restriction (production)", "prolongation (production)"]))
+    row("fused red-black sweep", ["stencil"], kernels("stencil", ["rbgs sweep, fused 64x8 (GPU)"]))
+    row("divergence / correction / diagnostics", ["flow"],
+        kernels("flow",
+                ["divergence (production)", "gradient correction (production)", "flow diagnostics (production)"]))
+    row("velocity stages 1 / 2 / 3", ["flow"],
+        kernels("flow",
+                ["velocity stage 1 (keeps R)", "velocity stage 2 (reads, keeps R)", "velocity stage 3 (reads R)"]))
+    row("memory", ["step1"], memory)
+    row("weak scaling", ["step1", "step2weak"], scaling("step2weak", "weak"))
+    row("strong scaling", ["step1", "step2strong"], scaling("step2strong", "strong"))
+    row("allreduce of one value, 2 ranks", ["reduce2"], allreduce)
+    return rows, missing
+
+
+def print_table(rows, title):
+    headers = ("what", "result", "floor or peer", "target", "")
+    widths = [max(len(str(r[c])) for r in rows + [headers]) for c in range(len(headers))]
+    print(title)
+    for r in [headers] + rows:
+        print("  ".join(str(cell).ljust(w) for cell, w in zip(r, widths)).rstrip())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", help="the logs of one scripts/gpu-bench.sh run (its EDDY_BENCH_OUT)")
+    parser.add_argument("--device", default="", help="the GPU's name, as nvidia-smi gives it (picks H100 targets)")
+    parser.add_argument("--strict", action="store_true", help="fail when a present log lacks a line the table needs")
+    args = parser.parse_args()
+    if not Path(args.directory).is_dir():
+        sys.exit(f"bench_table: no directory '{args.directory}' (pass the EDDY_BENCH_OUT of a gpu-bench.sh run)")
+    rows, missing = build_rows(Logs(args.directory), args.device)
+    print_table(rows, f"eddy performance targets{' on ' + args.device if args.device else ''} ({args.directory})")
+    if args.strict and missing:
+        sys.exit("bench_table: " + "; ".join(missing))
+
+
+if __name__ == "__main__":
+    main()

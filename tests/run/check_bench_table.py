@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Runs eddy's benchmarks on a tiny grid under the log names scripts/gpu-bench.sh gives them, then
+scripts/bench_table.py over those logs, and checks the table against the logs: every row read, the fractions and
+times as the benchmarks printed them, the scaling efficiencies from the step times, a missing log reported as not
+run, and a benchmark line renamed caught by --strict.
+Usage: check_bench_table.py --eddy EDDY --mpiexec "mpirun -np" --work DIR"""
+import argparse
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+TABLE = ROOT / "scripts" / "bench_table.py"
+ROWS = ["full 3D step", "small grid step", "V-cycle / solve to 1e-10", "residual / Laplacian apply",
+        "residual vs torch Jacobi sweep", "Laplacian vs torch", "restriction / prolongation", "fused red-black sweep",
+        "divergence / correction / diagnostics", "velocity stages 1 / 2 / 3", "memory", "weak scaling",
+        "strong scaling", "allreduce of one value, 2 ranks"]
+
+
+def run_benchmarks(eddy, mpiexec, logs):
+    """The benchmarks gpu-bench.sh runs for the table, at 16^3 (8^3 for the small step), two ranks where it uses two."""
+    two = shlex.split(mpiexec) + ["2"]
+    runs = {
+        "stencil": [eddy, "bench", "stencil", "--n", "16", "--reps", "2"],
+        "flow": [eddy, "bench", "flow", "--n", "16", "--reps", "2"],
+        "poisson": [eddy, "bench", "poisson", "--n", "16"],
+        "step1": [eddy, "bench", "step", "--n", "16"],
+        "step1_small": [eddy, "bench", "step", "--n", "8"],
+        "step2weak": two + [eddy, "bench", "step", "--n", "16", "--weak"],
+        "step2strong": two + [eddy, "bench", "step", "--n", "16"],
+        "reduce2": two + [eddy, "bench", "reduce"],
+    }
+    for name, command in runs.items():
+        result = subprocess.run(command, capture_output=True, text=True, timeout=240)
+        if result.returncode != 0:
+            sys.exit(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+        (logs / f"{name}.log").write_text(result.stdout)
+    sys.path.insert(0, str(ROOT / "tests" / "perf"))
+    import torch_stencil
+    (logs / "torch.log").write_text("\n".join(torch_stencil.report_lines("test", 16, 0.5, 0.25)) + "\n")
+
+
+def table(logs, *extra):
+    result = subprocess.run([sys.executable, str(TABLE), str(logs), *extra], capture_output=True, text=True,
+                            timeout=60)
+    rows = {}
+    for line in result.stdout.splitlines():
+        for name in ROWS:
+            if line.startswith(name + "  "):
+                rows[name] = line
+    return result, rows
+
+
+def step_ms(log):
+    return float(re.search(r"time per step \[ms\]\s+([\d.]+)", log.read_text()).group(1))
+
+
+def kernel_fraction(log, name):
+    for line in log.read_text().splitlines():
+        if line.startswith(name + " "):
+            return line.split()[-1]
+    raise AssertionError(f"{log} has no row {name}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--eddy", required=True)
+    parser.add_argument("--mpiexec", required=True, help="the launcher before the rank count, e.g. 'mpirun -np'")
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    work = Path(args.work)
+    shutil.rmtree(work, ignore_errors=True)
+    logs = work / "bench"
+    logs.mkdir(parents=True)
+    failures = []
+
+    def check(condition, message):
+        if not condition:
+            failures.append(message)
+            print("FAIL:", message, flush=True)
+
+    run_benchmarks(args.eddy, args.mpiexec, logs)
+    result, rows = table(logs, "--strict")
+    print(result.stdout, result.stderr)
+    check(result.returncode == 0, f"the table of complete logs exited {result.returncode}: {result.stderr}")
+    check(sorted(rows) == sorted(ROWS), f"rows read {sorted(rows)}")
+    check(not any("unreadable" in line or "not run" in line for line in rows.values()), "a row unread")
+
+    one, weak, strong = (step_ms(logs / f"{n}.log") for n in ("step1", "step2weak", "step2strong"))
+    check(f"{100 * one / weak:.1f}% on 2" in rows.get("weak scaling", ""), f"weak scaling: {one} / {weak} ms")
+    check(f"{100 * one / (2 * strong):.1f}% on 2" in rows.get("strong scaling", ""),
+          f"strong scaling: {one} / (2 x {strong}) ms")
+    residual = kernel_fraction(logs / "stencil.log", "residual (production)")
+    laplacian = kernel_fraction(logs / "stencil.log", "laplacian apply (production)")
+    check(f"{float(residual):.2f} / {float(laplacian):.2f}" in rows.get("residual / Laplacian apply", ""),
+          f"residual and Laplacian fractions {residual}, {laplacian}")
+    stage = kernel_fraction(logs / "flow.log", "velocity stage 2 (reads, keeps R)")
+    check(f"/ {float(stage):.2f} /" in rows.get("velocity stages 1 / 2 / 3", ""), f"velocity stage 2 at {stage}")
+    check(f"{one:.2f} ms" in rows.get("full 3D step", ""), f"the step's {one} ms")
+
+    (logs / "reduce2.log").unlink()
+    result, rows = table(logs, "--strict")
+    check(result.returncode == 0 and "not run (reduce2.log)" in rows.get("allreduce of one value, 2 ranks", ""),
+          f"a missing log: {rows.get('allreduce of one value, 2 ranks')}")
+
+    flow = logs / "flow.log"
+    flow.write_text(flow.read_text().replace("divergence (production)", "divergence (renamed)"))
+    result, rows = table(logs, "--strict")
+    check(result.returncode != 0 and "flow.log has no kernel row 'divergence (production)'" in result.stderr,
+          f"a renamed row under --strict: rc {result.returncode}, {result.stderr}")
+    result, rows = table(logs)
+    check(result.returncode == 0 and "unreadable" in rows.get("divergence / correction / diagnostics", ""),
+          "a renamed row without --strict")
+
+    result = subprocess.run([sys.executable, str(TABLE), str(work / "absent")], capture_output=True, text=True)
+    check(result.returncode != 0 and "no directory" in result.stderr, f"a missing directory: {result.stderr}")
+
+    if failures:
+        sys.exit(f"{len(failures)} check(s) failed")
+    print("bench table: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
