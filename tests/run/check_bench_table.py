@@ -101,7 +101,13 @@ def main():
     check(f"/ {float(stage):.2f} /" in rows.get("velocity stages 1 / 2 / 3", ""), f"velocity stage 2 at {stage}")
     check(f"{one:.2f} ms" in rows.get("full 3D step", ""), f"the step's {one} ms")
 
-    (logs / "reduce2.log").unlink()
+    reduce2 = logs / "reduce2.log"
+    mpi_line = next(line for line in reduce2.read_text().splitlines() if "back to back" in line)
+    reduce2.write_text(reduce2.read_text() + mpi_line.replace("mpi", "nccl").rsplit(None, 1)[0] + "  1234.50\n")
+    result, rows = table(logs, "--strict")
+    check("1234.5 us (nccl)" in rows.get("allreduce of one value, 2 ranks", ""),
+          f"NCCL's allreduce preferred: {rows.get('allreduce of one value, 2 ranks')}")
+    reduce2.unlink()
     result, rows = table(logs, "--strict")
     check(result.returncode == 0 and "not run (reduce2.log)" in rows.get("allreduce of one value, 2 ranks", ""),
           f"a missing log: {rows.get('allreduce of one value, 2 ranks')}")
