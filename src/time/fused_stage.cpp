@@ -235,8 +235,6 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   // of five (40 KiB) keeps that copy in flight while a plane is computed. On an H200 five took 3.50 / 4.17 / 3.97 ms
   // against 3.91 / 4.54 / 3.98, on an H100 4.54 / 5.62 / 4.08 against 4.39 / 5.19 / 4.12 (tests/perf/RESULTS.md), so
   // a run chooses among the two and the ring of five staged by pairs by timing (time/stage_tiling_choice.hpp).
-  if (is(64, 4, 4)) return stage_by_tiles<Tile<64, 4, 4, 4>, Upwind, Blend>(state, point, extent, planes);
-  if (is(64, 4, 5)) return stage_by_tiles<Tile<64, 4, 5, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
   const auto by_pairs = [&](int ring) { return pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring; };

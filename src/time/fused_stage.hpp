@@ -64,9 +64,7 @@ inline constexpr StageTiling stage_tilings[] = {{32, 8, 0, 4},
                                                 {32, 4, 0, 6},
                                                 {32, 8, 0, 4, true},
                                                 {32, 8, 0, 4, true, true},
-                                                {32, 8, 0, 5, true, true},
-                                                {64, 4, 0, 4},
-                                                {64, 4, 0, 5}};
+                                                {32, 8, 0, 5, true, true}};
 inline constexpr int stage_tiling_candidates = 3;
 
 /// The fused stage of `state` by one thread per view point.
