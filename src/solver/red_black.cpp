@@ -459,15 +459,11 @@ void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& leve
       return fused_tiles<Tile<64, 4, 8>>(out, in, b, s, first, planes);
     case SweepTile::x64_y16:
       return fused_tiles<Tile<64, 16, 2>>(out, in, b, s, first, planes);
-    case SweepTile::x128_y4:
-      return fused_tiles<Tile<128, 4, 4>>(out, in, b, s, first, planes);
-    case SweepTile::x128_y8:
-      return fused_tiles<Tile<128, 8, 2>>(out, in, b, s, first, planes);
   }
 }
 
 const char* describe(SweepTile tile) {
-  static constexpr const char* names[] = {"64x8", "64x4", "64x16", "128x4", "128x8"};
+  static constexpr const char* names[] = {"64x8", "64x4", "64x16"};
   return names[static_cast<int>(tile)];
 }
 

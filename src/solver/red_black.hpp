@@ -45,11 +45,10 @@ bool fused_sweep_fits(const PoissonLevel& level);
 bool fused_sweep_pays_on(const PoissonLevel& level);
 
 /// Cells per team of the fused sweep along x and y (`eddy bench stencil` times each).
-enum class SweepTile { x64_y8, x64_y4, x64_y16, x128_y4, x128_y8 };
+enum class SweepTile { x64_y8, x64_y4, x64_y16 };
 
 /// Every tile of the fused sweep, the default first.
-inline constexpr SweepTile sweep_tiles[] = {SweepTile::x64_y8, SweepTile::x64_y4, SweepTile::x64_y16,
-                                            SweepTile::x128_y4, SweepTile::x128_y8};
+inline constexpr SweepTile sweep_tiles[] = {SweepTile::x64_y8, SweepTile::x64_y4, SweepTile::x64_y16};
 
 /// A tile's name in benchmark tables, such as "64x8".
 const char* describe(SweepTile tile);
