@@ -101,6 +101,12 @@ def main():
     check(f"/ {float(stage):.2f} /" in rows.get("velocity stages 1 / 2 / 3", ""), f"velocity stage 2 at {stage}")
     check(f"{one:.2f} ms" in rows.get("full 3D step", ""), f"the step's {one} ms")
 
+    result, rows = table(logs, "--device", "NVIDIA H100 80GB HBM3 x 2")
+    check("<= 0.5 ns" in rows.get("full 3D step", "") and "<= 9 / 100 ms" in rows.get("V-cycle / solve to 1e-10", ""),
+          "the H100's targets for an H100")
+    check("<= 0.36 ns" in table(logs, "--device", "NVIDIA H200 x 2")[1].get("full 3D step", ""),
+          "the H200's targets for an H200")
+
     reduce2 = logs / "reduce2.log"
     mpi_line = next(line for line in reduce2.read_text().splitlines() if "back to back" in line)
     reduce2.write_text(reduce2.read_text() + mpi_line.replace("mpi", "nccl").rsplit(None, 1)[0] + "  1234.50\n")
