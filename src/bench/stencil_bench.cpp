@@ -434,6 +434,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   Real a0 = 0;
   Kokkos::deep_copy(a0, Kokkos::subview(ta, 0));
   require(a0 != Real(-7), "bench stencil: the triad did not write its output");
+  require_floors(rows, "stencil");
 
   if (context.rank() == 0) {
     std::printf(
