@@ -38,9 +38,14 @@ def run_benchmarks(eddy, mpiexec, logs):
         if result.returncode != 0:
             sys.exit(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
         (logs / f"{name}.log").write_text(result.stdout)
+    (logs / "torch.log").write_text("\n".join(torch_stencil_lines(16)) + "\n")
+
+
+def torch_stencil_lines(n):
+    """The lines tests/perf/torch_stencil.py prints for n^3 cells, with made-up times (torch may be absent here)."""
     sys.path.insert(0, str(ROOT / "tests" / "perf"))
     import torch_stencil
-    (logs / "torch.log").write_text("\n".join(torch_stencil.report_lines("test", 16, 0.5, 0.25)) + "\n")
+    return torch_stencil.report_lines("test", n, 0.5, 0.25)
 
 
 def table(logs, *extra):
@@ -106,6 +111,14 @@ def main():
           "the H100's targets for an H100")
     check("<= 0.36 ns" in table(logs, "--device", "NVIDIA H200 x 2")[1].get("full 3D step", ""),
           "the H200's targets for an H200")
+
+    torch_log = logs / "torch.log"
+    kept = torch_log.read_text()
+    torch_log.write_text("\n".join(torch_stencil_lines(32)) + "\n")
+    result, rows = table(logs, "--strict")
+    check(result.returncode != 0 and "torch.log times 32^3 cells, stencil.log 16^3" in result.stderr,
+          f"torch timed at another size: {result.stderr}")
+    torch_log.write_text(kept)
 
     reduce2 = logs / "reduce2.log"
     mpi_line = next(line for line in reduce2.read_text().splitlines() if "back to back" in line)
