@@ -6,7 +6,8 @@
 Each row is one target of tests/perf/README.md: its result, the floor or peer it is measured against in the same
 run, the target, and whether it is met. Logs are found by the names gpu-bench.sh gives them (stencil.log, flow.log,
 torch.log, poisson.log, step1.log, step1_small.log, step2weak.log, step2strong.log, reduce2.log); a row whose log is
-missing says so. The targets of the step, the solver and the scaling hold at 512^3 only (`-` at other sizes); the
+missing says so. Runs on 4 GPUs (step4weak.log, step4strong.log, reduce4.log) add rows of their own where their logs
+are present, with no target: the targets are those of 2 GPUs. The targets of the step, the solver and the scaling hold at 512^3 only (`-` at other sizes); the
 H100 has its own where the targets differ (--device, as nvidia-smi names the GPU). --strict exits non-zero when a log is present but lacks a line the
 table needs, so that a change to a benchmark's output cannot go unnoticed.
 """
@@ -92,16 +93,16 @@ class Logs:
                 return float(m.group(2))
         raise MissingLine(f"torch.log has no row '{kernel}'")
 
-    def allreduce(self):
-        """The device-buffer allreduce of two ranks, back to back, in us, and its backend: NCCL's where the log has
-        it (the backend of GPU runs), else the first."""
+    def allreduce(self, log):
+        """The device-buffer allreduce of a reduction benchmark's ranks, back to back, in us, and its backend: NCCL's
+        where the log has it (the backend of GPU runs), else the first."""
         found = {}
-        for line in self.lines("reduce2"):
+        for line in self.lines(log):
             m = re.match(r"^\s*device buffer, (\w+), back to back, one fence\s+([\d.]+)\s*$", line)
             if m:
                 found.setdefault(m.group(1), float(m.group(2)))
         if not found:
-            raise MissingLine("reduce2.log has no device-buffer allreduce")
+            raise MissingLine(f"{log}.log has no device-buffer allreduce")
         backend = "nccl" if "nccl" in found else next(iter(found))
         return found[backend], backend
 
@@ -181,23 +182,26 @@ def build_rows(logs, device):
         largest = logs.quantity("step1", "largest grid on one device [cells]")
         return (f"{per_cell:.1f} B/cell", f"largest grid {largest:.3g} cells", "<= 200 B/cell", verdict(per_cell <= 200))
 
-    def scaling(log, kind):
+    def scaling(log, kind, judged=True):
         def make():
             one = logs.quantity("step1", "time per step [ms]")
-            two = logs.quantity(log, "time per step [ms]")
+            many = logs.quantity(log, "time per step [ms]")
             _, ranks = logs.grid(log)
-            efficiency = 100 * one / two if kind == "weak" else 100 * one / (ranks * two)
+            efficiency = 100 * one / many if kind == "weak" else 100 * one / (ranks * many)
             exposed = logs.slowest_exposed(log)
             goal = 95 if kind == "weak" else 85
+            met = efficiency >= goal and exposed <= 5 if judged and logs.grid("step1")[0] == 512**3 else None
             return (f"{efficiency:.1f}% on {ranks}; exposed exchanges {exposed:.1f}%", f"one rank: {one:.2f} ms",
-                    f">= {goal}%, exposed <= 5%",
-                    verdict(efficiency >= goal and exposed <= 5 if logs.grid("step1")[0] == 512**3 else None))
+                    f">= {goal}%, exposed <= 5%" if judged else "-", verdict(met))
 
         return make
 
-    def allreduce():
-        us, backend = logs.allreduce()
-        return (f"{us:.1f} us ({backend})", "-", "<= 10 us", verdict(us <= 10))
+    def allreduce(log, judged=True):
+        def make():
+            us, backend = logs.allreduce(log)
+            return (f"{us:.1f} us ({backend})", "-", "<= 10 us" if judged else "-", verdict(us <= 10 if judged else None))
+
+        return make
 
     row("full 3D step", ["step1"], step)
     row("small grid step", ["step1_small"], small_step)
@@ -218,7 +222,13 @@ def build_rows(logs, device):
     row("memory", ["step1"], memory)
     row("weak scaling", ["step1", "step2weak"], scaling("step2weak", "weak"))
     row("strong scaling", ["step1", "step2strong"], scaling("step2strong", "strong"))
-    row("allreduce of one value, 2 ranks", ["reduce2"], allreduce)
+    row("allreduce of one value, 2 ranks", ["reduce2"], allreduce("reduce2"))
+    if logs.lines("step4weak") is not None:
+        row("weak scaling, 4 GPUs", ["step1", "step4weak"], scaling("step4weak", "weak", judged=False))
+    if logs.lines("step4strong") is not None:
+        row("strong scaling, 4 GPUs", ["step1", "step4strong"], scaling("step4strong", "strong", judged=False))
+    if logs.lines("reduce4") is not None:
+        row("allreduce of one value, 4 ranks", ["reduce4"], allreduce("reduce4", judged=False))
     return rows, missing
 
 

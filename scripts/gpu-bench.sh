@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds eddy for NVIDIA GPUs against an installed Kokkos (CUDA backend), runs the test suite on the GPUs, then the
 # benchmarks of tests/perf, prints each benchmark's lines that matter, and last the short table of the performance
-# targets (scripts/bench_table.py: result, floor or peer, target, met or not).
+# targets (scripts/bench_table.py: result, floor or peer, target, met or not). On 2 GPUs and more it also runs the
+# reductions, halo exchanges and steps on 2 ranks, and on 4 GPUs or more the reductions and steps on 4.
 #   Kokkos_ROOT=/path/to/kokkos-install scripts/gpu-bench.sh
 # Environment: EDDY_BENCH_N (size, default 512), EDDY_TILE_SWEEP ("128,2,1 256,1,1 ..." stencil tiles to compare),
 # EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256),
@@ -64,6 +65,7 @@ if [[ $gpus -ge 2 ]]; then
   run halo2 mpirun_gpus 2 "$eddy" bench halo
   run halo2face mpirun_gpus 2 "$eddy" bench halo --n 512 --fields 1 --open
 fi
+[[ $gpus -ge 4 ]] && run reduce4 mpirun_gpus 4 "$eddy" bench reduce
 run step1 "$eddy" bench step --n "$size" --kernel-times
 run step1_tight "$eddy" bench step --n "$size" --rtol 1e-6
 run step1_post "$eddy" bench step --n "$size" --pre-smooth 0 --post-smooth 2
@@ -82,6 +84,10 @@ if [[ $gpus -ge 2 ]]; then
   run step2strong_no_gather mpirun_gpus 2 "$eddy" bench step --n "$size" --no-gather
   run step2weak_kernels mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --kernel-times
 fi
+if [[ $gpus -ge 4 ]]; then
+  run step4weak mpirun_gpus 4 "$eddy" bench step --n "$size" --weak
+  run step4strong mpirun_gpus 4 "$eddy" bench step --n "$size"
+fi
 
 # A whole run of the Taylor-Green deck to t = 20 (EDDY_WHOLE_RUN_N cells per axis, default 256; 0 skips it): its
 # steps include the turbulent flow, whose solves take more V-cycles than the early steps `bench step` times.
@@ -97,9 +103,11 @@ if [[ $gpus -ge 2 ]]; then
   # The user-facing sweep driver on the same machine: Taylor-Green 3D, 20 steps per run, CSV per sweep.
   launcher="mpirun --allow-run-as-root -np {n} -x NCCL_NVLS_ENABLE -x PATH -x LD_LIBRARY_PATH"
   sweep=${EDDY_SWEEP_N:-256}
-  run scaling_weak python3 scripts/scaling.py weak --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 \
+  ranks=(1 2)
+  [[ $gpus -ge 4 ]] && ranks+=(4)
+  run scaling_weak python3 scripts/scaling.py weak --deck inputs/taylor_green3d_re1600.yaml --ranks "${ranks[@]}" \
     --cells-per-rank "$sweep" "$sweep" "$sweep" --eddy "$eddy" --launcher "$launcher" --out "$out/scaling-weak"
-  run scaling_strong python3 scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks 1 2 \
+  run scaling_strong python3 scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks "${ranks[@]}" \
     --cells "$sweep" "$sweep" "$sweep" --eddy "$eddy" --launcher "$launcher" --out "$out/scaling-strong"
 fi
 
@@ -112,8 +120,9 @@ fi
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 halo1 \
-  halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
+for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 reduce4 \
+  halo1 halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong \
+  step2strong_no_gather step2weak_kernels step4weak step4strong poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
   "${swept[@]}"; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"

@@ -2,8 +2,9 @@
 """Runs eddy's benchmarks on a tiny grid under the log names scripts/gpu-bench.sh gives them, then
 scripts/bench_table.py over those logs, and checks the table against the logs: every row read, the fractions and
 times as the benchmarks printed them, the scaling efficiencies from the step times, a missing log reported as not
-run, and a benchmark line renamed caught by --strict.
-Usage: check_bench_table.py --eddy EDDY --mpiexec "mpirun -np" --work DIR"""
+run, and a benchmark line renamed caught by --strict. With --max-ranks 4 it also runs the steps and the reduction on
+four ranks, whose rows the table adds only where their logs are present.
+Usage: check_bench_table.py --eddy EDDY --mpiexec "mpirun -np" --work DIR [--max-ranks 4]"""
 import argparse
 import re
 import shlex
@@ -18,11 +19,14 @@ ROWS = ["full 3D step", "small grid step", "V-cycle / solve to 1e-10", "residual
         "residual vs torch Jacobi sweep", "Laplacian vs torch", "restriction / prolongation", "fused red-black sweep",
         "divergence / correction / diagnostics", "velocity stages 1 / 2 / 3", "memory", "weak scaling",
         "strong scaling", "allreduce of one value, 2 ranks"]
+FOUR_RANK_ROWS = ["weak scaling, 4 GPUs", "strong scaling, 4 GPUs", "allreduce of one value, 4 ranks"]
 
 
-def run_benchmarks(eddy, mpiexec, logs):
-    """The benchmarks gpu-bench.sh runs for the table, at 16^3 (8^3 for the small step), two ranks where it uses two."""
+def run_benchmarks(eddy, mpiexec, logs, four_ranks):
+    """The benchmarks gpu-bench.sh runs for the table, at 16^3 (8^3 for the small step), on as many ranks as it runs
+    them (the four-rank ones only with `four_ranks`)."""
     two = shlex.split(mpiexec) + ["2"]
+    four = shlex.split(mpiexec) + ["4"]
     runs = {
         "stencil": [eddy, "bench", "stencil", "--n", "16", "--reps", "2"],
         "flow": [eddy, "bench", "flow", "--n", "16", "--reps", "2"],
@@ -33,6 +37,10 @@ def run_benchmarks(eddy, mpiexec, logs):
         "step2strong": two + [eddy, "bench", "step", "--n", "16"],
         "reduce2": two + [eddy, "bench", "reduce"],
     }
+    if four_ranks:
+        runs["step4weak"] = four + [eddy, "bench", "step", "--n", "16", "--weak"]
+        runs["step4strong"] = four + [eddy, "bench", "step", "--n", "16"]
+        runs["reduce4"] = four + [eddy, "bench", "reduce"]
     for name, command in runs.items():
         result = subprocess.run(command, capture_output=True, text=True, timeout=240)
         if result.returncode != 0:
@@ -53,7 +61,7 @@ def table(logs, *extra):
                             timeout=60)
     rows = {}
     for line in result.stdout.splitlines():
-        for name in ROWS:
+        for name in ROWS + FOUR_RANK_ROWS:
             if line.startswith(name + "  "):
                 rows[name] = line
     return result, rows
@@ -75,7 +83,9 @@ def main():
     parser.add_argument("--eddy", required=True)
     parser.add_argument("--mpiexec", required=True, help="the launcher before the rank count, e.g. 'mpirun -np'")
     parser.add_argument("--work", required=True)
+    parser.add_argument("--max-ranks", type=int, default=2, help="the most ranks a benchmark may run on (2 or 4)")
     args = parser.parse_args()
+    four_ranks = args.max_ranks >= 4
     work = Path(args.work)
     shutil.rmtree(work, ignore_errors=True)
     logs = work / "bench"
@@ -87,17 +97,25 @@ def main():
             failures.append(message)
             print("FAIL:", message, flush=True)
 
-    run_benchmarks(args.eddy, args.mpiexec, logs)
+    run_benchmarks(args.eddy, args.mpiexec, logs, four_ranks)
     result, rows = table(logs, "--strict")
     print(result.stdout, result.stderr)
     check(result.returncode == 0, f"the table of complete logs exited {result.returncode}: {result.stderr}")
-    check(sorted(rows) == sorted(ROWS), f"rows read {sorted(rows)}")
+    check(sorted(rows) == sorted(ROWS + (FOUR_RANK_ROWS if four_ranks else [])), f"rows read {sorted(rows)}")
     check(not any("unreadable" in line or "not run" in line for line in rows.values()), "a row unread")
 
     one, weak, strong = (step_ms(logs / f"{n}.log") for n in ("step1", "step2weak", "step2strong"))
     check(f"{100 * one / weak:.1f}% on 2" in rows.get("weak scaling", ""), f"weak scaling: {one} / {weak} ms")
     check(f"{100 * one / (2 * strong):.1f}% on 2" in rows.get("strong scaling", ""),
           f"strong scaling: {one} / (2 x {strong}) ms")
+    if four_ranks:
+        weak4, strong4 = step_ms(logs / "step4weak.log"), step_ms(logs / "step4strong.log")
+        check(f"{100 * one / weak4:.1f}% on 4" in rows.get("weak scaling, 4 GPUs", ""),
+              f"weak scaling on 4: {one} / {weak4} ms")
+        check(f"{100 * one / (4 * strong4):.1f}% on 4" in rows.get("strong scaling, 4 GPUs", ""),
+              f"strong scaling on 4: {one} / (4 x {strong4}) ms")
+        check(rows.get("allreduce of one value, 4 ranks", "").rstrip().endswith("-"),
+              f"no verdict for 4 ranks: {rows.get('allreduce of one value, 4 ranks')}")
     residual = kernel_fraction(logs / "stencil.log", "residual (production)")
     laplacian = kernel_fraction(logs / "stencil.log", "laplacian apply (production)")
     check(f"{float(residual):.2f} / {float(laplacian):.2f}" in rows.get("residual / Laplacian apply", ""),
@@ -130,6 +148,11 @@ def main():
     result, rows = table(logs, "--strict")
     check(result.returncode == 0 and "not run (reduce2.log)" in rows.get("allreduce of one value, 2 ranks", ""),
           f"a missing log: {rows.get('allreduce of one value, 2 ranks')}")
+    if four_ranks:
+        (logs / "step4weak.log").unlink()
+        result, rows = table(logs, "--strict")
+        check("weak scaling, 4 GPUs" not in rows and "strong scaling, 4 GPUs" in rows,
+              f"a four-rank row without its log: {sorted(rows)}")
 
     flow = logs / "flow.log"
     flow.write_text(flow.read_text().replace("divergence (production)", "divergence (renamed)"))
