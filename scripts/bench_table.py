@@ -7,9 +7,10 @@ Each row is one target of tests/perf/README.md: its result, the floor or peer it
 run, the target, and whether it is met. Logs are found by the names gpu-bench.sh gives them (stencil.log, flow.log,
 torch.log, poisson.log, step1.log, step1_small.log, step2weak.log, step2strong.log, reduce2.log); a row whose log is
 missing says so. Runs on 4 GPUs (step4weak.log, step4strong.log, reduce4.log) add rows of their own where their logs
-are present, with no target: the targets are those of 2 GPUs. The targets of the step, the solver and the scaling hold at 512^3 only (`-` at other sizes); the
-H100 has its own where the targets differ (--device, as nvidia-smi names the GPU). --strict exits non-zero when a log is present but lacks a line the
-table needs, so that a change to a benchmark's output cannot go unnoticed.
+are present, with no target: the targets are those of 2 GPUs. The targets of the step, the solver and the scaling
+hold at 512^3 only (`-` at other sizes); the H100 has its own where the targets differ (--device, as nvidia-smi names
+the GPU). --strict exits non-zero when a log is present but lacks a line the table needs, so that a change to a
+benchmark's output cannot go unnoticed.
 """
 import argparse
 import re
@@ -199,7 +200,8 @@ def build_rows(logs, device):
     def allreduce(log, judged=True):
         def make():
             us, backend = logs.allreduce(log)
-            return (f"{us:.1f} us ({backend})", "-", "<= 10 us" if judged else "-", verdict(us <= 10 if judged else None))
+            target = "<= 10 us" if judged else "-"
+            return (f"{us:.1f} us ({backend})", "-", target, verdict(us <= 10 if judged else None))
 
         return make
 

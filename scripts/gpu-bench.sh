@@ -120,9 +120,10 @@ fi
 
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
-for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 reduce2 reduce4 \
-  halo1 halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong \
-  step2strong_no_gather step2weak_kernels step4weak step4strong poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
+for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 \
+  reduce2 reduce4 halo1 halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap \
+  step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels step4weak step4strong poisson_small \
+  step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
   "${swept[@]}"; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"
