@@ -45,10 +45,12 @@ std::size_t values_bytes(long long points) {
 }  // namespace
 
 // What a rank tells each neighbour once: its exported buffer, where in it the segment arriving from each direction
-// (indexed by the receiver's direction index) starts, and which slot of its flags belongs to that neighbour.
+// (indexed by the receiver's direction index) starts, where its flag words start (ranks whose blocks or neighbours
+// differ receive different amounts), and which slot of its flags belongs to that neighbour.
 struct ExportedHandles {
   cudaIpcMemHandle_t buffer;
   long long offset[27];
+  long long flags_at;
   int slot;
 };
 
@@ -131,6 +133,7 @@ PeerLinks::PeerLinks(MPI_Comm comm, const std::vector<HaloSegment>& segments, in
   ExportedHandles mine{};
   check_cuda(cudaIpcGetMemHandle(&mine.buffer, d.buffer), "cudaIpcGetMemHandle");
   for (long long& offset : mine.offset) offset = -1;
+  mine.flags_at = static_cast<long long>(flags_at);
   for (int s = 0; s < remote_count; ++s) mine.offset[direction_index(segments[s].direction)] = recv_offset[s];
 
   for (std::size_t k = 0; k < peers.size(); ++k) {
@@ -143,14 +146,15 @@ PeerLinks::PeerLinks(MPI_Comm comm, const std::vector<HaloSegment>& segments, in
     Neighbour n;
     check_cuda(cudaIpcOpenMemHandle(reinterpret_cast<void**>(&n.buffer), theirs.buffer, cudaIpcMemLazyEnablePeerAccess),
                "cudaIpcOpenMemHandle");
-    const auto flag_at = [&](Real* base, int slot, int which) {
-      return reinterpret_cast<CUdeviceptr>(reinterpret_cast<char*>(base) + flags_at) +
+    const auto flag_at = [](Real* base, std::size_t flags_start, int slot, int which) {
+      return reinterpret_cast<CUdeviceptr>(reinterpret_cast<char*>(base) + flags_start) +
              (2 * slot + which) * sizeof(std::uint32_t);
     };
-    n.arrived = flag_at(n.buffer, theirs.slot, arrived_flag);
-    n.unpacked = flag_at(n.buffer, theirs.slot, unpacked_flag);
-    n.own_arrived = flag_at(d.buffer, static_cast<int>(k), arrived_flag);
-    n.own_unpacked = flag_at(d.buffer, static_cast<int>(k), unpacked_flag);
+    const auto their_flags = static_cast<std::size_t>(theirs.flags_at);
+    n.arrived = flag_at(n.buffer, their_flags, theirs.slot, arrived_flag);
+    n.unpacked = flag_at(n.buffer, their_flags, theirs.slot, unpacked_flag);
+    n.own_arrived = flag_at(d.buffer, flags_at, static_cast<int>(k), arrived_flag);
+    n.own_unpacked = flag_at(d.buffer, flags_at, static_cast<int>(k), unpacked_flag);
     // A segment sent towards d arrives in the neighbour's ghosts on its side -d.
     for (int s = 0; s < remote_count; ++s) {
       if (segments[s].peer != rank) continue;
