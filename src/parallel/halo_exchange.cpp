@@ -3,11 +3,13 @@
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
 #include "parallel/nccl_check.hpp"
+#include "parallel/peer_layout.hpp"
 #include "parallel/reducer.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace eddy::parallel {
 namespace {
@@ -305,13 +307,7 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
   by_rows_ = width_ == 1 && !parallel::row_end_images(decomp_, shape_).empty();
   segments_ = by_rows_ ? plan_halo_by_rows(decomp_, shape_) : plan_halo(decomp_, shape_, width_);
   if (face_axis >= 0) {
-    // Every rank keeps the same directions, so each message still has its receiver; the order stays as planned.
-    std::erase_if(segments_, [&](const HaloSegment& s) {
-      for (int a = 0; a < 3; ++a) {
-        if ((a == face_axis) != (s.direction[a] != 0)) return true;
-      }
-      return false;
-    });
+    segments_ = faces_along(std::move(segments_), face_axis);
     label_suffix_ += " faces " + std::string(1, "xyz"[face_axis]);
   }
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
@@ -321,11 +317,8 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
     context_->nccl_comm();
     queue_ = std::make_shared<DeviceQueue>();
   }
-  long long size = 0;
-  for (int s = 0; s < remote_count_; ++s) {
-    offset_.push_back(size);
-    size += segments_[s].points() * static_cast<long long>(fields_.size());
-  }
+  offset_ = receive_offsets(segments_, remote_count_, static_cast<int>(fields_.size()));
+  const long long size = offset_.back();
   if (transport_ == Transport::peer) {
     if (remote_count_ == 0) return;  // no message: every face of the exchange wraps onto the rank (on every rank)
     // The pack writes straight into the neighbours' receive buffers: no send buffer.

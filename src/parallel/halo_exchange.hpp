@@ -110,7 +110,7 @@ class HaloExchange {
   std::vector<HaloSegment> segments_;  // remote first, then local; by rows, the two x faces last
   int remote_count_ = 0;
   bool by_rows_ = false;           // plan_halo_by_rows()
-  std::vector<long long> offset_;  // start of each remote segment in the buffers (all fields)
+  std::vector<long long> offset_;  // start of each remote segment in the buffers (all fields), then their total
   Buffer send_, recv_;             // [remote segment][field][point]
   Kokkos::View<Real*, Kokkos::HostSpace> send_host_, recv_host_;
   bool staged_ = false;  // MPI with device memory the host cannot reach: copy through the host

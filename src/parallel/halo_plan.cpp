@@ -66,4 +66,14 @@ std::vector<HaloSegment> plan_halo_by_rows(const grid::Decomposition& decomp, co
   return rows;
 }
 
+std::vector<HaloSegment> faces_along(std::vector<HaloSegment> segments, int axis) {
+  std::erase_if(segments, [&](const HaloSegment& s) {
+    for (int a = 0; a < 3; ++a) {
+      if ((a == axis) != (s.direction[a] != 0)) return true;
+    }
+    return false;
+  });
+  return segments;
+}
+
 }  // namespace eddy::parallel

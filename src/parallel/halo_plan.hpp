@@ -35,4 +35,8 @@ std::vector<HaloSegment> plan_halo(const grid::Decomposition& decomp, const fiel
 /// two x faces, which a kernel that writes the rows' ends fills itself (parallel/row_end_images.hpp).
 std::vector<HaloSegment> plan_halo_by_rows(const grid::Decomposition& decomp, const fields::LocalShape& shape);
 
+/// The segments of `segments` to the two face neighbours along `axis`, in their order: every rank keeps the same
+/// directions, so each message still has its receiver.
+std::vector<HaloSegment> faces_along(std::vector<HaloSegment> segments, int axis);
+
 }  // namespace eddy::parallel

@@ -3,10 +3,10 @@
 #include "core/error.hpp"
 #include "parallel/context.hpp"
 #include "parallel/nccl_check.hpp"
+#include "parallel/peer_layout.hpp"
 
-#include <algorithm>
 #include <cstdint>
-#include <set>
+#include <string>
 
 #ifdef EDDY_HAVE_NCCL
 #include <cuda.h>
@@ -19,9 +19,6 @@ namespace {
 
 constexpr int tag_handles = 1;
 
-// The flags of one neighbour, in the flag words past the receive buffer: 2 slot (arrived) and 2 slot + 1 (unpacked).
-constexpr int arrived_flag = 0, unpacked_flag = 1;
-
 void check_driver(CUresult result, const char* call) {
   if (result == CUDA_SUCCESS) return;
   const char* name = nullptr;
@@ -29,29 +26,12 @@ void check_driver(CUresult result, const char* call) {
   throw Error(std::string(call) + " failed: " + (name != nullptr ? name : "unknown CUDA driver error"));
 }
 
-// The distinct neighbours of the remote segments, in increasing rank.
-std::vector<int> distinct_peers(const std::vector<HaloSegment>& segments, int remote_count) {
-  std::set<int> peers;
-  for (int s = 0; s < remote_count; ++s) peers.insert(segments[s].peer);
-  return {peers.begin(), peers.end()};
-}
-
-// Bytes of the receive buffer's values, rounded up so that the flag words that follow start on their own line.
-std::size_t values_bytes(long long points) {
-  const std::size_t bytes = std::max<long long>(points, 1) * sizeof(Real);
-  return (bytes + 255) / 256 * 256;
-}
-
 }  // namespace
 
-// What a rank tells each neighbour once: its exported buffer, where in it the segment arriving from each direction
-// (indexed by the receiver's direction index) starts, where its flag words start (ranks whose blocks or neighbours
-// differ receive different amounts), and which slot of its flags belongs to that neighbour.
+// What a rank tells each neighbour once: its exported buffer and that buffer's layout (parallel/peer_layout.hpp).
 struct ExportedHandles {
   cudaIpcMemHandle_t buffer;
-  long long offset[27];
-  long long flags_at;
-  int slot;
+  PeerLayout layout;
 };
 
 struct Neighbour {
@@ -120,49 +100,38 @@ PeerLinks::PeerLinks(MPI_Comm comm, const std::vector<HaloSegment>& segments, in
   auto& d = *device_;
   d.stream = ExecSpace().cuda_stream();
   const std::vector<int> peers = distinct_peers(segments, remote_count);
-  const std::size_t flags_at = values_bytes(recv_points);
-  const std::size_t bytes = flags_at + 2 * std::max<std::size_t>(peers.size(), 1) * sizeof(std::uint32_t);
+  const std::size_t flags_at = flags_offset(recv_points);
+  const std::size_t bytes = receive_buffer_bytes(recv_points, static_cast<int>(peers.size()));
   check_cuda(cudaMalloc(reinterpret_cast<void**>(&d.buffer), bytes), "cudaMalloc(peer receive buffer)");
   // Nothing has arrived, and every neighbour has unpacked (its buffer may be written).
   std::vector<std::uint32_t> initial(2 * peers.size());
-  for (std::size_t k = 0; k < peers.size(); ++k) initial[2 * k + unpacked_flag] = 1;
+  for (std::size_t k = 0; k < peers.size(); ++k) initial[2 * k + static_cast<int>(PeerFlag::unpacked)] = 1;
   auto* own_flags = reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(d.buffer) + flags_at);
   check_cuda(cudaMemcpy(own_flags, initial.data(), initial.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
              "cudaMemcpy(peer flags)");
 
   ExportedHandles mine{};
   check_cuda(cudaIpcGetMemHandle(&mine.buffer, d.buffer), "cudaIpcGetMemHandle");
-  for (long long& offset : mine.offset) offset = -1;
-  mine.flags_at = static_cast<long long>(flags_at);
-  for (int s = 0; s < remote_count; ++s) mine.offset[direction_index(segments[s].direction)] = recv_offset[s];
-
+  const auto address = [](Real* base, std::size_t byte) {
+    return reinterpret_cast<CUdeviceptr>(reinterpret_cast<char*>(base) + byte);
+  };
   for (std::size_t k = 0; k < peers.size(); ++k) {
-    const int rank = peers[k];
+    const int rank = peers[k], slot = static_cast<int>(k);
+    mine.layout = export_layout(segments, remote_count, recv_offset, recv_points, slot);
     ExportedHandles theirs{};
-    mine.slot = static_cast<int>(k);
     check_mpi(MPI_Sendrecv(&mine, sizeof(mine), MPI_BYTE, rank, tag_handles, &theirs, sizeof(theirs), MPI_BYTE, rank,
                            tag_handles, comm, MPI_STATUS_IGNORE),
               "MPI_Sendrecv(peer handles)");
+    const PeerTargets there = targets_in(theirs.layout, segments, remote_count, rank);
     Neighbour n;
     check_cuda(cudaIpcOpenMemHandle(reinterpret_cast<void**>(&n.buffer), theirs.buffer, cudaIpcMemLazyEnablePeerAccess),
                "cudaIpcOpenMemHandle");
-    const auto flag_at = [](Real* base, std::size_t flags_start, int slot, int which) {
-      return reinterpret_cast<CUdeviceptr>(reinterpret_cast<char*>(base) + flags_start) +
-             (2 * slot + which) * sizeof(std::uint32_t);
-    };
-    const auto their_flags = static_cast<std::size_t>(theirs.flags_at);
-    n.arrived = flag_at(n.buffer, their_flags, theirs.slot, arrived_flag);
-    n.unpacked = flag_at(n.buffer, their_flags, theirs.slot, unpacked_flag);
-    n.own_arrived = flag_at(d.buffer, flags_at, static_cast<int>(k), arrived_flag);
-    n.own_unpacked = flag_at(d.buffer, flags_at, static_cast<int>(k), unpacked_flag);
-    // A segment sent towards d arrives in the neighbour's ghosts on its side -d.
+    n.arrived = address(n.buffer, there.arrived);
+    n.unpacked = address(n.buffer, there.unpacked);
+    n.own_arrived = address(d.buffer, flag_byte(flags_at, slot, PeerFlag::arrived));
+    n.own_unpacked = address(d.buffer, flag_byte(flags_at, slot, PeerFlag::unpacked));
     for (int s = 0; s < remote_count; ++s) {
-      if (segments[s].peer != rank) continue;
-      const long long offset = theirs.offset[26 - direction_index(segments[s].direction)];
-      require(offset >= 0, "peer halo exchange: rank " + std::to_string(rank) +
-                               " expects no message from this rank's direction " +
-                               std::to_string(direction_index(segments[s].direction)));
-      targets_[s] = n.buffer + offset;
+      if (there.value_offset[s] >= 0) targets_[s] = n.buffer + there.value_offset[s];
     }
     d.neighbours.push_back(n);
   }
