@@ -12,10 +12,9 @@ namespace eddy::parallel {
 
 /// What a rank tells one neighbour about its receive buffer.
 struct PeerLayout {
-  long long
-      offset[27];      ///< value index where the segment arriving from each direction (receiver's index) starts, or -1
-  long long flags_at;  ///< bytes from the buffer's start to its first flag word
-  int slot;            ///< the neighbour's two flag words: 2 slot (arrived) and 2 slot + 1 (unpacked)
+  long long offset[27];  ///< per direction of arrival (receiver's index): the segment's first value index, or -1
+  long long flags_at;    ///< bytes from the buffer's start to its first flag word
+  int slot;              ///< the neighbour's two flag words: 2 slot (arrived) and 2 slot + 1 (unpacked)
 };
 
 /// Where a rank writes in one neighbour's buffer: its segments' first values and its two flags.
