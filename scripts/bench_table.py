@@ -214,7 +214,7 @@ def build_rows(logs, device):
     row("Laplacian vs torch", ["stencil", "torch"], against_torch("laplacian apply (production)", "laplacian apply"))
     row("restriction / prolongation", ["stencil"],
         kernels("stencil", ["restriction (production)", "prolongation (production)"]))
-    row("fused red-black sweep", ["stencil"], kernels("stencil", ["rbgs sweep, fused 64x8 (GPU)"]))
+    row("fused red-black sweep", ["stencil"], kernels("stencil", ["rbgs sweep, fused 64x8 phased (GPU)"]))
     row("divergence / correction / diagnostics", ["flow"],
         kernels("flow",
                 ["divergence (production)", "gradient correction (production)", "flow diagnostics (production)"]))

@@ -426,7 +426,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
       solver::sweep_shared_faces(x_span, x, b, level, 1, omega);
     };
     const std::string name = std::string("rbgs sweep, fused ") + solver::describe(tile) +
-                             (tile == solver::SweepTile::x64_y8 ? " (GPU)" : "");
+                             (tile == solver::SweepTile::x64_y8_phased ? " (GPU)" : "");
     rows.push_back({name, kTriadMix, time_kernel(sweep, reps, reducer)});
   }
 

@@ -8,13 +8,16 @@
 //
 // Two forms with the same arithmetic per cell:
 //  - colour passes: one in-place kernel per colour, the shared ghosts exchanged in between;
-//  - the fused sweep: one kernel reads the old field once and writes the new one into a second field. Each team takes
-//    a tile of x-y columns and marches up a chunk of z planes, keeping the first colour of the last planes (tile plus
-//    a one-cell rim) in team scratch memory; the second colour of a plane is computed from there, so the first colour
-//    never makes a round trip through device memory. A thread owns a pair of neighbouring cells of a tile row: per
-//    plane it computes the pair's first-colour cell of plane j and its second-colour cell of plane j - 2, with every
-//    global load of the plane issued before any value is used. Second-colour cells on a shared face need the
-//    neighbour's new first colour: after the exchange a small kernel updates them in place.
+//  - the fused sweep: the old field is read once and the new one written into a second field. Each team takes a tile
+//    of x-y columns and marches up a chunk of z planes, keeping the first colour of the last planes (tile plus a
+//    one-cell rim) in team scratch memory; the second colour of a plane is computed from there, so the first colour
+//    never makes a round trip through device memory. Two kernels share the tiles (solver/fused_sweep.cpp): by pairs,
+//    each thread owns a pair of neighbouring cells of a tile row and per plane computes its first-colour cell of plane
+//    j, the rim's by a few threads more, and its second-colour cell of plane j - 2, testing each cell for the block's
+//    faces; by phases (solver/phased_sweep.hpp), for the tiles away from the x and y faces, every thread computes one
+//    first-colour cell of the tile or its rim, and after a barrier the tile's pairs their second colour. Second-colour
+//    cells on a shared face need the neighbour's new first colour: after the exchange a small kernel updates them in
+//    place.
 #include "solver/poisson_level.hpp"
 
 namespace eddy::solver {
@@ -44,11 +47,14 @@ bool fused_sweep_fits(const PoissonLevel& level);
 /// 0.31 ms with colour passes against 0.45 ms fused, whose teams there take 4 planes each), and on single planes.
 bool fused_sweep_pays_on(const PoissonLevel& level);
 
-/// Cells per team of the fused sweep along x and y (`eddy bench stencil` times each).
-enum class SweepTile { x64_y8, x64_y4, x64_y16 };
+/// Cells per team of the fused sweep along x and y, and whether the tiles away from the x and y faces are swept by
+/// phases (`eddy bench stencil` times each; the phased 64 x 8 tiles ran the sweep 9% faster than by pairs alone on an
+/// H100, tests/perf/RESULTS.md).
+enum class SweepTile { x64_y8_phased, x64_y8, x64_y4, x64_y16 };
 
 /// Every tile of the fused sweep, the default first.
-inline constexpr SweepTile sweep_tiles[] = {SweepTile::x64_y8, SweepTile::x64_y4, SweepTile::x64_y16};
+inline constexpr SweepTile sweep_tiles[] = {SweepTile::x64_y8_phased, SweepTile::x64_y8, SweepTile::x64_y4,
+                                            SweepTile::x64_y16};
 
 /// A tile's name in benchmark tables, such as "64x8".
 const char* describe(SweepTile tile);
@@ -57,7 +63,7 @@ const char* describe(SweepTile tile);
 /// faces shared with another rank or a periodic wrap; the ghosts of `in` are valid, those of `out` are not touched.
 /// `planes` is the z planes per team (0: chosen from the level's size).
 void fused_sweep_interior(Field out, Field in, Field b, const PoissonLevel& level, int first, Real relaxation,
-                          int planes = 0, SweepTile tile = SweepTile::x64_y8);
+                          int planes = 0, SweepTile tile = SweepTile::x64_y8_phased);
 
 /// The second-colour cells on shared faces, in place, from the first colour of `x` (its shared ghosts exchanged);
 /// `old` is the field before the sweep (the cells' old values, and their neighbours across a periodic wrap over an odd

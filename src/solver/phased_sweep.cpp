@@ -1,0 +1,111 @@
+#include "solver/phased_sweep.hpp"
+
+namespace eddy::solver {
+namespace {
+
+// A team's tile of tx x ty cells: one thread per pair of cells of the tile and its rim (the first phase), and its ring
+// of the first colour of four planes, one value per pair.
+template <int tx, int ty, int min_teams>
+struct PhasedTile {
+  static constexpr int x = tx, y = ty, half = tx / 2, pairs = half * ty, row_slots = half + 2;
+  static constexpr int slots = row_slots * (ty + 2), ring_planes = 4;
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  static constexpr int threads = (slots + 31) / 32 * 32;
+#else
+  static constexpr int threads = 1;
+#endif
+  using Policy =
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>;
+  /// Ring index of the first colour of pair h (-1 .. half) of tile row c (-1 .. ty) in plane `plane` (>= -4).
+  static KOKKOS_INLINE_FUNCTION int at(int plane, int c, int h) {
+    return ((plane + ring_planes) & (ring_planes - 1)) * slots + (c + 1) * row_slots + h + 1;
+  }
+};
+
+// The sweep of the tiles in `box` (phased_sweep.hpp).
+template <class T>
+void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourStencil& s, int first, int chunk,
+                  const TileBox& box) {
+  const Strides st = strides_of(out_field, {in_field, b_field});
+  Real* out = out_field.data();
+  const Real* in = in_field.data();
+  const Real* b = b_field.data();
+  const int g = s.ghost, nz = s.n[2], row = st.row, plane = static_cast<int>(st.plane);
+  const int per_chunk = box.count(), teams = per_chunk * ((nz + chunk - 1) / chunk);
+  if (teams == 0) return;
+  const int first_parity = (first + s.offset_parity) & 1;
+  const bool blend = s.blends();
+  const Real wx = s.w.x, wy = s.w.y, wz = s.w.z, kept = s.kept;
+  const bool fold_low = s.fold[4] != 0, fold_high = s.fold[5] != 0;
+  const bool shared_low = s.shared[4], shared_high = s.shared[5];
+  const Real inverse = s.relaxed_inverse;
+  const Real inverse_low = s.relaxation / (s.w.diagonal() + s.fold[4] * wz);
+  const Real inverse_high = s.relaxation / (s.w.diagonal() + s.fold[5] * wz);
+  const std::size_t ring_bytes = T::ring_planes * T::slots * sizeof(Real);
+  typename T::Policy policy(teams, T::threads);
+  policy.set_scratch_size(0, Kokkos::PerTeam(ring_bytes));
+  Kokkos::parallel_for(
+      "poisson::rbgs_fused_phased", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
+        Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));
+        const int tile = team.league_rank() % per_chunk;
+        const int i0 = (box.x0 + tile % box.width()) * T::x, j0 = (box.y0 + tile / box.width()) * T::y;
+        const int k0 = team.league_rank() / per_chunk * chunk, k1 = k0 + chunk < nz ? k0 + chunk : nz;
+        // Flat offset of the pair (i0 + 2 h, j0 + c) of plane k.
+        const auto pair_at = [&](int c, int h, int k) { return i0 + 2 * h + g + (j0 + c + g) * row + (k + g) * plane; };
+        for (int j = k0 - 1; j <= k1; ++j) {
+          if (j >= 0 && j < nz) {
+            const bool folded_below = j == 0 && fold_low, folded_above = j == nz - 1 && fold_high;
+            const Real inverse_j = folded_below ? inverse_low : folded_above ? inverse_high : inverse;
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::slots), [&](int t) {
+              const int c = t / T::row_slots - 1, h = t % T::row_slots - 1;
+              const int o = pair_at(c, h, j) + ((first_parity + j0 + c + j) & 1);
+              const Real west = in[o - 1], east = in[o + 1], south = in[o - row], north = in[o + row];
+              const Real below = in[o - plane], above = in[o + plane], rhs = b[o];
+              const Real old = blend ? in[o] : Real(0);
+              const Real neighbours = wx * (west + east) + wy * (south + north) +
+                                      wz * ((folded_below ? Real(0) : below) + (folded_above ? Real(0) : above));
+              ring[T::at(j, c, h)] = (rhs - neighbours) * inverse_j + kept * old;
+            });
+          }
+          team.team_barrier();
+          const int m = j - 1;
+          if (m < k0) continue;
+          const bool folded_below = m == 0 && fold_low, folded_above = m == nz - 1 && fold_high;
+          const bool second_kept = !(m == 0 && shared_low) && !(m == nz - 1 && shared_high);
+          const Real inverse_m = folded_below ? inverse_low : folded_above ? inverse_high : inverse;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::pairs), [&](int t) {
+            const int c = t / T::half, h = t % T::half;
+            const int r = (first_parity + j0 + c + m) & 1;  // the pair's first-colour cell is 2 h + r
+            const Real own = ring[T::at(m, c, h)], beside = ring[T::at(m, c, r != 0 ? h - 1 : h + 1)];
+            const int o = pair_at(c, h, m);
+            out[o + r] = own;
+            if (!second_kept) return;
+            const Real west = r != 0 ? beside : own, east = r != 0 ? own : beside;
+            const Real south = ring[T::at(m, c - 1, h)], north = ring[T::at(m, c + 1, h)];
+            const Real below = folded_below ? Real(0) : ring[T::at(m - 1, c, h)];
+            const Real above = folded_above ? Real(0) : ring[T::at(m + 1, c, h)];
+            const Real rhs = b[o + 1 - r], old = blend ? in[o + 1 - r] : Real(0);
+            const Real neighbours = wx * (west + east) + wy * (south + north) + wz * (below + above);
+            out[o + 1 - r] = (rhs - neighbours) * inverse_m + kept * old;
+          });
+        }
+      });
+}
+
+}  // namespace
+
+TileBox inner_tiles(const ColourStencil& s, int tx, int ty) {
+  TileBox box;
+  box.x0 = (3 + tx - 1) / tx;
+  box.x1 = s.n[0] - 3 - tx >= 0 ? (s.n[0] - 3 - tx) / tx + 1 : 0;
+  box.y0 = (2 + ty - 1) / ty;
+  box.y1 = s.n[1] - 2 - ty >= 0 ? (s.n[1] - 2 - ty) / ty + 1 : 0;
+  return box;
+}
+
+void sweep_inner_tiles_by_phases(Field out, Field in, Field b, const ColourStencil& s, int first, int chunk,
+                                 const TileBox& box) {
+  phased_tiles<PhasedTile<64, 8, 4>>(out, in, b, s, first, chunk, box);
+}
+
+}  // namespace eddy::solver
