@@ -49,7 +49,7 @@ bool fused_sweep_pays_on(const PoissonLevel& level);
 
 /// Cells per team of the fused sweep along x and y, and whether the tiles away from the x and y faces are swept by
 /// phases (`eddy bench stencil` times each; the phased 64 x 8 tiles ran the sweep 9% faster than by pairs alone on an
-/// H100, tests/perf/RESULTS.md).
+/// H100 and 2% faster on an H200, tests/perf/RESULTS.md).
 enum class SweepTile { x64_y8_phased, x64_y8, x64_y4, x64_y16 };
 
 /// Every tile of the fused sweep, the default first.
