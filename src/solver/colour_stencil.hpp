@@ -24,26 +24,28 @@ struct ColourStencil {
   int ghost = 1, offset_parity = 0;
   bool z_active = true;  // the stencil reaches along z (3D)
 
+  /// True when cell (li, lj, lk) has colour `colour`.
   KOKKOS_INLINE_FUNCTION bool has_colour(int li, int lj, int lk, int colour) const {
     return ((li + lj + lk + offset_parity) & 1) == colour;
   }
 
-  // True when no neighbour of the cell is a ghost (one unsigned compare per axis).
+  /// True when no neighbour of the cell is a ghost (one unsigned compare per axis).
   KOKKOS_INLINE_FUNCTION bool away_from_faces(int li, int lj, int lk) const {
     return static_cast<unsigned>(li - 1) < static_cast<unsigned>(n[0] - 2) &&
            static_cast<unsigned>(lj - 1) < static_cast<unsigned>(n[1] - 2) &&
            (!z_active || static_cast<unsigned>(lk - 1) < static_cast<unsigned>(n[2] - 2));
   }
 
+  /// True when the cell lies on a face whose ghosts come from a neighbour rank or a periodic wrap.
   KOKKOS_INLINE_FUNCTION bool on_shared_face(int li, int lj, int lk) const {
     return (li == 0 && shared[0]) || (li == n[0] - 1 && shared[1]) || (lj == 0 && shared[2]) ||
            (lj == n[1] - 1 && shared[3]) || (lk == 0 && shared[4]) || (lk == n[2] - 1 && shared[5]);
   }
 
-  // True when an update reads the cell's old value (omega != 1); plain Gauss-Seidel passes 0 for it.
+  /// True when an update reads the cell's old value (omega != 1); plain Gauss-Seidel passes 0 for it.
   KOKKOS_INLINE_FUNCTION bool blends() const { return kept != 0; }
 
-  // The over-relaxed Gauss-Seidel value of cell (li, lj, lk) given its right-hand side and old value; at(di, dj, dk)
+  /// The over-relaxed Gauss-Seidel value of cell (li, lj, lk) given its right-hand side and old value; at(di, dj, dk)
   // reads a neighbour. A folded face's ghost is never read: its +-(this cell) goes into the diagonal.
   template <class Neighbour>
   KOKKOS_INLINE_FUNCTION Real relaxed(const Neighbour& at, Real rhs, Real old, int li, int lj, int lk) const {
@@ -87,7 +89,7 @@ struct ColourStencil {
   }
 };
 
-// Flat offsets of the fields of one level (all of one shape): a point (i, j, k) is at i + j * row + k * plane.
+/// Flat offsets of the fields of one level (all of one shape): a point (i, j, k) is at i + j * row + k * plane.
 struct Strides {
   int row = 0;
   long long plane = 0;
@@ -96,6 +98,7 @@ struct Strides {
   }
 };
 
+/// The strides of `f`, checked to be those of every field of `same_shape`.
 inline Strides strides_of(Field f, std::initializer_list<Field> same_shape) {
   const Strides s{static_cast<int>(f.stride(1)), static_cast<long long>(f.stride(2))};
   for (const auto& other : same_shape) {
