@@ -64,7 +64,7 @@ struct PairRing {
   }
 };
 
-// The tile of SweepTile::x64_y8, the default.
+// The tile of SweepTile::x64_y8 and of the default, SweepTile::x64_y8_phased.
 constexpr int default_tile_x = 64, default_tile_y = 8;
 
 // Planes per team: as many as keep at least a thousand teams (the rim planes at both ends are computed twice).
