@@ -2,6 +2,7 @@
 #include "solver/colour_stencil.hpp"
 #include "solver/phased_sweep.hpp"
 #include "solver/red_black.hpp"
+#include "solver/sweep_team.hpp"
 
 #include <limits>
 
@@ -17,18 +18,13 @@ struct Tile {
   static constexpr int x = tx, y = ty, half = tx / 2, pairs = tx * ty / 2, rim = tx + ty;
   static constexpr int row_points = half + 1, plane_points = (ty + 2) * row_points, ring_planes = 4;
   static_assert(rim <= pairs, "each rim point of a plane needs a pair of the tile to compute it");
-#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  static constexpr int threads = pairs;  // one per pair of cells of a row
-#else
-  static constexpr int threads = 1;
-#endif
+  static constexpr int threads = sweep_team_threads(pairs);  // one per pair of cells of a row
   // Launch bounds: room for `min_teams` teams per multiprocessor (four teams of 256 leave 64 registers a thread, what
   // the loads of a plane in flight together need; three ran slower on an H200).
-  using Policy =
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>;
+  using Policy = SweepTeamPolicy<threads, min_teams>;
   /// Index of rim point (row c + 1, half-row point q) of plane `plane` (plane >= -ring_planes).
   static KOKKOS_INLINE_FUNCTION int at(int plane, int c, int q) {
-    return ((plane + ring_planes) & (ring_planes - 1)) * plane_points + (c + 1) * row_points + q;
+    return ring_slot(plane, ring_planes) * plane_points + (c + 1) * row_points + q;
   }
 };
 
@@ -128,8 +124,7 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
   const int first_parity = (first + s.offset_parity) & 1;
   const bool blend = s.blends();
   const std::size_t ring_bytes = T::ring_planes * T::plane_points * sizeof(Real);
-  typename T::Policy policy(teams, T::threads);
-  policy.set_scratch_size(0, Kokkos::PerTeam(ring_bytes));
+  const auto policy = sweep_team_policy<T>(teams, ring_bytes);
   Kokkos::parallel_for(
       "poisson::rbgs_fused", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
         Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));

@@ -1,5 +1,7 @@
 #include "solver/phased_sweep.hpp"
 
+#include "solver/sweep_team.hpp"
+
 namespace eddy::solver {
 namespace {
 
@@ -9,16 +11,11 @@ template <int tx, int ty, int min_teams>
 struct PhasedTile {
   static constexpr int x = tx, y = ty, half = tx / 2, pairs = half * ty, row_slots = half + 2;
   static constexpr int slots = row_slots * (ty + 2), ring_planes = 4;
-#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  static constexpr int threads = (slots + 31) / 32 * 32;
-#else
-  static constexpr int threads = 1;
-#endif
-  using Policy =
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>;
+  static constexpr int threads = sweep_team_threads(slots);
+  using Policy = SweepTeamPolicy<threads, min_teams>;
   /// Ring index of the first colour of pair h (-1 .. half) of tile row c (-1 .. ty) in plane `plane` (>= -4).
   static KOKKOS_INLINE_FUNCTION int at(int plane, int c, int h) {
-    return ((plane + ring_planes) & (ring_planes - 1)) * slots + (c + 1) * row_slots + h + 1;
+    return ring_slot(plane, ring_planes) * slots + (c + 1) * row_slots + h + 1;
   }
 };
 
@@ -42,8 +39,7 @@ void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourSt
   const Real inverse_low = s.relaxation / (s.w.diagonal() + s.fold[4] * wz);
   const Real inverse_high = s.relaxation / (s.w.diagonal() + s.fold[5] * wz);
   const std::size_t ring_bytes = T::ring_planes * T::slots * sizeof(Real);
-  typename T::Policy policy(teams, T::threads);
-  policy.set_scratch_size(0, Kokkos::PerTeam(ring_bytes));
+  const auto policy = sweep_team_policy<T>(teams, ring_bytes);
   Kokkos::parallel_for(
       "poisson::rbgs_fused_phased", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
         Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));

@@ -1,0 +1,38 @@
+#pragma once
+// What the fused sweeps' team kernels share (solver/fused_sweep.cpp, solver/phased_sweep.cpp): how many threads a team
+// takes, its policy, and where a plane sits in a ring of planes in team scratch.
+#include "core/types.hpp"
+
+#include <cstddef>
+
+namespace eddy::solver {
+
+/// Threads of a team with `work` items a plane: one per item in whole warps on GPUs, one looping over all on CPUs.
+constexpr int sweep_team_threads(int work) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  return (work + 31) / 32 * 32;
+#else
+  (void)work;
+  return 1;
+#endif
+}
+
+/// A sweep's team policy with room for `min_teams` teams of `threads` per multiprocessor.
+template <int threads, int min_teams>
+using SweepTeamPolicy =
+    Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<threads, min_teams>>;
+
+/// The policy of `teams` teams of a sweep's tile type T, each with `ring_bytes` of team scratch for its ring of planes.
+template <class T>
+typename T::Policy sweep_team_policy(int teams, std::size_t ring_bytes) {
+  typename T::Policy policy(teams, T::threads);
+  policy.set_scratch_size(0, Kokkos::PerTeam(ring_bytes));
+  return policy;
+}
+
+/// The slot of plane `plane` (>= -ring_planes) in a ring of `ring_planes` planes (a power of two).
+KOKKOS_INLINE_FUNCTION constexpr int ring_slot(int plane, int ring_planes) {
+  return (plane + ring_planes) & (ring_planes - 1);
+}
+
+}  // namespace eddy::solver
