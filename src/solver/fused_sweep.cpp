@@ -109,8 +109,7 @@ struct PairLoads {
 // (step_of, core_load, edge_load, update): with the loop body written out in one piece the kernel spilled 40 bytes at
 // its 64 registers and took 1.699-1.703 ms at 512^3 on an H200, against 1.614-1.618 (12 bytes spilled).
 template <class T>
-void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourStencil& s, int first, int planes,
-                 TileBox skipped = {}) {
+void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourStencil& s, int first, int planes) {
   const Strides st = strides_of(out_field, {in_field, b_field});
   Real* out = out_field.data();
   const Real* in = in_field.data();
@@ -118,7 +117,7 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
   const int g = s.ghost, nz = s.n[2];
   const int tiles_x = (s.n[0] + T::x - 1) / T::x, tiles_y = (s.n[1] + T::y - 1) / T::y;
   const int chunk = planes > 0 ? planes : planes_per_team(static_cast<long long>(tiles_x) * tiles_y, nz);
-  const int per_chunk = tiles_x * tiles_y - skipped.count();
+  const int per_chunk = tiles_x * tiles_y;
   const int teams = per_chunk * ((nz + chunk - 1) / chunk);
   if (teams == 0) return;
   const int first_parity = (first + s.offset_parity) & 1;
@@ -128,8 +127,8 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
   Kokkos::parallel_for(
       "poisson::rbgs_fused", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
         Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));
-        const auto tile = tile_outside(team.league_rank() % per_chunk, tiles_x, skipped);
-        const int i0 = tile[0] * T::x, j0 = tile[1] * T::y;
+        const int tile = team.league_rank() % per_chunk;
+        const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x * T::y;
         const int k0 = team.league_rank() / per_chunk * chunk, k1 = k0 + chunk < nz ? k0 + chunk : nz;
         // Cell (i0, j0, 0) of each field; per plane only the plane's offset and the colour's parity change.
         const long long corner = st.at(i0 + g, j0 + g, g);
@@ -221,18 +220,14 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
       });
 }
 
-// The fused sweep by 64 x 8 tiles: the tiles away from the x and y faces by phases (solver/phased_sweep.hpp), the
-// others by pairs (fused_tiles). In 2D, or where a field holds 2^31 points or more, every tile by pairs.
+// The fused sweep by phases (solver/phased_sweep.hpp); in 2D, or where a field holds 2^31 points or more, by pairs.
 void fused_by_phases(Field out, Field in, Field b, const ColourStencil& s, int first, int planes) {
-  using Outer = Tile<default_tile_x, default_tile_y, 4>;
-  const TileBox box = inner_tiles(s, Outer::x, Outer::y);
+  using Pairs = Tile<default_tile_x, default_tile_y, 4>;
   const bool fits = s.z_active && in.span() < static_cast<std::size_t>(std::numeric_limits<int>::max());
-  if (!fits || box.count() == 0) return fused_tiles<Outer>(out, in, b, s, first, planes);
-  const long long tiles =
-      static_cast<long long>((s.n[0] + Outer::x - 1) / Outer::x) * ((s.n[1] + Outer::y - 1) / Outer::y);
-  const int chunk = planes > 0 ? planes : planes_per_team(tiles, s.n[2]);
-  fused_tiles<Outer>(out, in, b, s, first, chunk, box);
-  sweep_inner_tiles_by_phases(out, in, b, s, first, chunk, box);
+  if (!fits) return fused_tiles<Pairs>(out, in, b, s, first, planes);
+  const long long tiles = static_cast<long long>((s.n[0] + default_tile_x - 1) / default_tile_x) *
+                          ((s.n[1] + default_tile_y - 1) / default_tile_y);
+  sweep_by_phases(out, in, b, s, first, planes > 0 ? planes : planes_per_team(tiles, s.n[2]));
 }
 
 }  // namespace

@@ -19,16 +19,16 @@ struct PhasedTile {
   }
 };
 
-// The sweep of the tiles in `box` (phased_sweep.hpp).
+// The sweep of every tile (phased_sweep.hpp).
 template <class T>
-void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourStencil& s, int first, int chunk,
-                  const TileBox& box) {
+void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourStencil& s, int first, int chunk) {
   const Strides st = strides_of(out_field, {in_field, b_field});
   Real* out = out_field.data();
   const Real* in = in_field.data();
   const Real* b = b_field.data();
-  const int g = s.ghost, nz = s.n[2], row = st.row, plane = static_cast<int>(st.plane);
-  const int per_chunk = box.count(), teams = per_chunk * ((nz + chunk - 1) / chunk);
+  const int g = s.ghost, nx = s.n[0], ny = s.n[1], nz = s.n[2], row = st.row, plane = static_cast<int>(st.plane);
+  const int tiles_x = (nx + T::x - 1) / T::x, per_chunk = tiles_x * ((ny + T::y - 1) / T::y);
+  const int teams = per_chunk * ((nz + chunk - 1) / chunk);
   if (teams == 0) return;
   const int first_parity = (first + s.offset_parity) & 1;
   const bool blend = s.blends();
@@ -44,23 +44,38 @@ void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourSt
       "poisson::rbgs_fused_phased", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
         Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));
         const int tile = team.league_rank() % per_chunk;
-        const int i0 = (box.x0 + tile % box.width()) * T::x, j0 = (box.y0 + tile / box.width()) * T::y;
+        const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x * T::y;
         const int k0 = team.league_rank() / per_chunk * chunk, k1 = k0 + chunk < nz ? k0 + chunk : nz;
         // Flat offset of the pair (i0 + 2 h, j0 + c) of plane k.
         const auto pair_at = [&](int c, int h, int k) { return i0 + 2 * h + g + (j0 + c + g) * row + (k + g) * plane; };
+        // Whether a cell of the block lies in the plane's part away from the x and y faces, or in the block at all.
+        const auto inside_xy = [&](int li, int lj) {
+          return static_cast<unsigned>(li - 1) < static_cast<unsigned>(nx - 2) &&
+                 static_cast<unsigned>(lj - 1) < static_cast<unsigned>(ny - 2);
+        };
+        const auto in_block = [&](int li, int lj) {
+          return static_cast<unsigned>(li) < static_cast<unsigned>(nx) &&
+                 static_cast<unsigned>(lj) < static_cast<unsigned>(ny);
+        };
         for (int j = k0 - 1; j <= k1; ++j) {
           if (j >= 0 && j < nz) {
             const bool folded_below = j == 0 && fold_low, folded_above = j == nz - 1 && fold_high;
             const Real inverse_j = folded_below ? inverse_low : folded_above ? inverse_high : inverse;
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::slots), [&](int t) {
               const int c = t / T::row_slots - 1, h = t % T::row_slots - 1;
-              const int o = pair_at(c, h, j) + ((first_parity + j0 + c + j) & 1);
-              const Real west = in[o - 1], east = in[o + 1], south = in[o - row], north = in[o + row];
-              const Real below = in[o - plane], above = in[o + plane], rhs = b[o];
-              const Real old = blend ? in[o] : Real(0);
-              const Real neighbours = wx * (west + east) + wy * (south + north) +
-                                      wz * ((folded_below ? Real(0) : below) + (folded_above ? Real(0) : above));
-              ring[T::at(j, c, h)] = (rhs - neighbours) * inverse_j + kept * old;
+              const int r = (first_parity + j0 + c + j) & 1, li = i0 + 2 * h + r, lj = j0 + c;
+              const int o = pair_at(c, h, j) + r;
+              if (inside_xy(li, lj)) {
+                const Real west = in[o - 1], east = in[o + 1], south = in[o - row], north = in[o + row];
+                const Real below = in[o - plane], above = in[o + plane], rhs = b[o];
+                const Real old = blend ? in[o] : Real(0);
+                const Real neighbours = wx * (west + east) + wy * (south + north) +
+                                        wz * ((folded_below ? Real(0) : below) + (folded_above ? Real(0) : above));
+                ring[T::at(j, c, h)] = (rhs - neighbours) * inverse_j + kept * old;
+              } else if (in_block(li, lj)) {
+                const auto around = [&](int di, int dj, int dk) { return in[o + di + dj * row + dk * plane]; };
+                ring[T::at(j, c, h)] = s.relaxed(around, b[o], blend ? in[o] : Real(0), li, lj, j);
+              }
             });
           }
           team.team_barrier();
@@ -72,17 +87,29 @@ void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourSt
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T::pairs), [&](int t) {
             const int c = t / T::half, h = t % T::half;
             const int r = (first_parity + j0 + c + m) & 1;  // the pair's first-colour cell is 2 h + r
-            const Real own = ring[T::at(m, c, h)], beside = ring[T::at(m, c, r != 0 ? h - 1 : h + 1)];
+            const int li = i0 + 2 * h + r, li2 = i0 + 2 * h + 1 - r, lj = j0 + c;
             const int o = pair_at(c, h, m);
-            out[o + r] = own;
-            if (!second_kept) return;
-            const Real west = r != 0 ? beside : own, east = r != 0 ? own : beside;
-            const Real south = ring[T::at(m, c - 1, h)], north = ring[T::at(m, c + 1, h)];
-            const Real below = folded_below ? Real(0) : ring[T::at(m - 1, c, h)];
-            const Real above = folded_above ? Real(0) : ring[T::at(m + 1, c, h)];
-            const Real rhs = b[o + 1 - r], old = blend ? in[o + 1 - r] : Real(0);
-            const Real neighbours = wx * (west + east) + wy * (south + north) + wz * (below + above);
-            out[o + 1 - r] = (rhs - neighbours) * inverse_m + kept * old;
+            const bool first_here = in_block(li, lj);
+            const Real own = first_here ? ring[T::at(m, c, h)] : Real(0);
+            if (first_here) out[o + r] = own;
+            if (inside_xy(li2, lj)) {
+              if (!second_kept) return;
+              const Real beside = ring[T::at(m, c, r != 0 ? h - 1 : h + 1)];
+              const Real west = r != 0 ? beside : own, east = r != 0 ? own : beside;
+              const Real south = ring[T::at(m, c - 1, h)], north = ring[T::at(m, c + 1, h)];
+              const Real below = folded_below ? Real(0) : ring[T::at(m - 1, c, h)];
+              const Real above = folded_above ? Real(0) : ring[T::at(m + 1, c, h)];
+              const Real rhs = b[o + 1 - r], old = blend ? in[o + 1 - r] : Real(0);
+              const Real neighbours = wx * (west + east) + wy * (south + north) + wz * (below + above);
+              out[o + 1 - r] = (rhs - neighbours) * inverse_m + kept * old;
+            } else if (in_block(li2, lj) && !s.on_shared_face(li2, lj, m)) {
+              // Its first-colour neighbours from the ring (the x ones in pairs h - r and h + 1 - r); those across a
+              // face are folded into the diagonal, never read.
+              const auto around = [&](int di, int dj, int dk) {
+                return ring[T::at(m + dk, c + dj, h + (di > 0 ? 1 - r : di < 0 ? -r : 0))];
+              };
+              out[o + 1 - r] = s.relaxed(around, b[o + 1 - r], blend ? in[o + 1 - r] : Real(0), li2, lj, m);
+            }
           });
         }
       });
@@ -90,18 +117,8 @@ void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourSt
 
 }  // namespace
 
-TileBox inner_tiles(const ColourStencil& s, int tx, int ty) {
-  TileBox box;
-  box.x0 = (3 + tx - 1) / tx;
-  box.x1 = s.n[0] - 3 - tx >= 0 ? (s.n[0] - 3 - tx) / tx + 1 : 0;
-  box.y0 = (2 + ty - 1) / ty;
-  box.y1 = s.n[1] - 2 - ty >= 0 ? (s.n[1] - 2 - ty) / ty + 1 : 0;
-  return box;
-}
-
-void sweep_inner_tiles_by_phases(Field out, Field in, Field b, const ColourStencil& s, int first, int chunk,
-                                 const TileBox& box) {
-  phased_tiles<PhasedTile<64, 8, 4>>(out, in, b, s, first, chunk, box);
+void sweep_by_phases(Field out, Field in, Field b, const ColourStencil& s, int first, int chunk) {
+  phased_tiles<PhasedTile<64, 8, 4>>(out, in, b, s, first, chunk);
 }
 
 }  // namespace eddy::solver

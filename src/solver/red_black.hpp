@@ -11,13 +11,13 @@
 //  - the fused sweep: the old field is read once and the new one written into a second field. Each team takes a tile
 //    of x-y columns and marches up a chunk of z planes, keeping the first colour of the last planes (tile plus a
 //    one-cell rim) in team scratch memory; the second colour of a plane is computed from there, so the first colour
-//    never makes a round trip through device memory. Two kernels share the tiles (solver/fused_sweep.cpp): by pairs,
-//    each thread owns a pair of neighbouring cells of a tile row and per plane computes its first-colour cell of plane
-//    j, the rim's by a few threads more, and its second-colour cell of plane j - 2, testing each cell for the block's
-//    faces; by phases (solver/phased_sweep.hpp), for the tiles away from the x and y faces, every thread computes one
-//    first-colour cell of the tile or its rim, and after a barrier the tile's pairs their second colour. Second-colour
-//    cells on a shared face need the neighbour's new first colour: after the exchange a small kernel updates them in
-//    place.
+//    never makes a round trip through device memory. Two kernels take the tiles (solver/fused_sweep.cpp): by phases
+//    (solver/phased_sweep.hpp), the default in 3D, every thread computes one first-colour cell of the tile or its rim,
+//    and after a barrier the tile's pairs their second colour; by pairs (2D, and the other tiles timed in
+//    `eddy bench stencil`), each thread owns a pair of neighbouring cells of a tile row and per plane computes its
+//    first-colour cell of plane j, the rim's by a few threads more, and its second-colour cell of plane j - 2.
+//    Second-colour cells on a shared face need the neighbour's new first colour: after the exchange a small kernel
+//    updates them in place.
 #include "solver/poisson_level.hpp"
 
 namespace eddy::solver {
@@ -47,9 +47,8 @@ bool fused_sweep_fits(const PoissonLevel& level);
 /// 0.31 ms with colour passes against 0.45 ms fused, whose teams there take 4 planes each), and on single planes.
 bool fused_sweep_pays_on(const PoissonLevel& level);
 
-/// Cells per team of the fused sweep along x and y, and whether the tiles away from the x and y faces are swept by
-/// phases (`eddy bench stencil` times each; the phased 64 x 8 tiles ran the sweep 9% faster than by pairs alone on an
-/// H100 and 2% faster on an H200, tests/perf/RESULTS.md).
+/// Cells per team of the fused sweep along x and y, and whether a 3D block is swept by phases (`eddy bench stencil`
+/// times each; by phases the 64 x 8 tiles ran the sweep 12% faster than by pairs on an H100, tests/perf/RESULTS.md).
 enum class SweepTile { x64_y8_phased, x64_y8, x64_y4, x64_y16 };
 
 /// Every tile of the fused sweep, the default first.

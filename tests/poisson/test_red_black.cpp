@@ -141,9 +141,10 @@ TEST(RedBlack, FusedSweepEqualsColourPasses3D) {
   }
 }
 
-// Blocks wide enough for tiles whose cells and rim lie away from the x and y faces (on 1 and 2 ranks; the four ranks'
-// blocks are too narrow), which the phased form sweeps by its own kernel (its other tiles by pairs).
-TEST(RedBlack, PhasedSweepEqualsColourPassesOnInnerTiles) {
+// Blocks several tiles wide (on 1 and 2 ranks), where most of the phased form's tiles take its short path away from the
+// x and y faces and their rims meet the neighbour tiles' (FusedSweepEqualsColourPasses3D checks the blocks with every
+// tile on a face).
+TEST(RedBlack, PhasedSweepEqualsColourPassesOnWideBlocks) {
   for (const auto& faces : eddy::testing::face_variety(3)) {
     for (int planes : {0, 3, 32}) {
       for (Real relaxation : {1.0, 1.3})
