@@ -31,7 +31,7 @@ void red_black_sweep(Field x, Field b, const PoissonLevel& level, int colour, Re
 /// even number of cells): no exchange is needed between its colours.
 bool colour_passes_read_no_ghosts(const PoissonLevel& level);
 
-/// True where the fused sweep is the faster form: on GPUs (H200, 512^3: 1.55 ms against 2.06 ms for the two colour
+/// True where the fused sweep is the faster form: on GPUs (H200, 512^3: 1.59 ms against 2.05 ms for the two colour
 /// passes); on CPUs its team loops cost more than the passes (`eddy bench stencil`).
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
 inline constexpr bool fused_sweep_pays = true;
