@@ -127,9 +127,7 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
   Kokkos::parallel_for(
       "poisson::rbgs_fused", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
         Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));
-        const int tile = team.league_rank() % per_chunk;
-        const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x * T::y;
-        const int k0 = team.league_rank() / per_chunk * chunk, k1 = k0 + chunk < nz ? k0 + chunk : nz;
+        const auto [i0, j0, k0, k1] = team_tile(team.league_rank(), T::x, T::y, tiles_x, per_chunk, chunk, nz);
         // Cell (i0, j0, 0) of each field; per plane only the plane's offset and the colour's parity change.
         const long long corner = st.at(i0 + g, j0 + g, g);
         const Real* in_tile = in + corner;

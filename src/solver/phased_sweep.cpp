@@ -43,9 +43,7 @@ void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourSt
   Kokkos::parallel_for(
       "poisson::rbgs_fused_phased", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
         Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));
-        const int tile = team.league_rank() % per_chunk;
-        const int i0 = tile % tiles_x * T::x, j0 = tile / tiles_x * T::y;
-        const int k0 = team.league_rank() / per_chunk * chunk, k1 = k0 + chunk < nz ? k0 + chunk : nz;
+        const auto [i0, j0, k0, k1] = team_tile(team.league_rank(), T::x, T::y, tiles_x, per_chunk, chunk, nz);
         // Flat offset of the pair (i0 + 2 h, j0 + c) of plane k.
         const auto pair_at = [&](int c, int h, int k) { return i0 + 2 * h + g + (j0 + c + g) * row + (k + g) * plane; };
         // Whether a cell of the block lies in the plane's part away from the x and y faces, or in the block at all.

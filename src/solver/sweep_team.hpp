@@ -30,6 +30,18 @@ typename T::Policy sweep_team_policy(int teams, std::size_t ring_bytes) {
   return policy;
 }
 
+/// A team's tile: its corner cell (i0, j0) and its z planes [k0, k1).
+struct TeamTile {
+  int i0, j0, k0, k1;
+};
+
+/// The tile of team `team` of a sweep by tiles of tx x ty cells, `tiles_x` along x and `per_chunk` a plane, with
+/// `chunk` of the `nz` planes per team: teams run tile by tile of a chunk of planes, chunk after chunk.
+KOKKOS_INLINE_FUNCTION TeamTile team_tile(int team, int tx, int ty, int tiles_x, int per_chunk, int chunk, int nz) {
+  const int tile = team % per_chunk, k0 = team / per_chunk * chunk;
+  return {tile % tiles_x * tx, tile / tiles_x * ty, k0, k0 + chunk < nz ? k0 + chunk : nz};
+}
+
 /// The slot of plane `plane` (>= -ring_planes) in a ring of `ring_planes` planes (a power of two).
 KOKKOS_INLINE_FUNCTION constexpr int ring_slot(int plane, int ring_planes) {
   return (plane + ring_planes) & (ring_planes - 1);
