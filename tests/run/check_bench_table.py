@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 TABLE = ROOT / "scripts" / "bench_table.py"
 ROWS = ["full 3D step", "small grid step", "V-cycle / solve to 1e-10", "residual / Laplacian apply",
-        "residual vs torch Jacobi sweep", "Laplacian vs torch", "restriction / prolongation", "fused red-black sweep",
+        "residual vs torch Jacobi sweep", "Laplacian vs torch", "red-black sweep vs torch", "restriction / prolongation",
+        "fused red-black sweep",
         "divergence / correction / diagnostics", "velocity stages 1 / 2 / 3", "memory", "weak scaling",
         "strong scaling", "allreduce of one value, 2 ranks"]
 FOUR_RANK_ROWS = ["weak scaling, 4 GPUs", "strong scaling, 4 GPUs", "allreduce of one value, 4 ranks"]
@@ -53,7 +54,7 @@ def torch_stencil_lines(n):
     """The lines tests/perf/torch_stencil.py prints for n^3 cells, with made-up times (torch may be absent here)."""
     sys.path.insert(0, str(ROOT / "tests" / "perf"))
     import torch_stencil
-    return torch_stencil.report_lines("test", n, 0.5, 0.25)
+    return torch_stencil.report_lines("test", n, 0.5, 0.25, 0.75, 0.6)
 
 
 def table(logs, *extra):
@@ -71,11 +72,15 @@ def step_ms(log):
     return float(re.search(r"time per step \[ms\]\s+([\d.]+)", log.read_text()).group(1))
 
 
-def kernel_fraction(log, name):
+def kernel_line(log, name):
     for line in log.read_text().splitlines():
         if line.startswith(name + " "):
-            return line.split()[-1]
+            return line
     raise AssertionError(f"{log} has no row {name}")
+
+
+def kernel_fraction(log, name):
+    return kernel_line(log, name).split()[-1]
 
 
 def main():
@@ -123,6 +128,11 @@ def main():
     stage = kernel_fraction(logs / "flow.log", "velocity stage 2 (reads, keeps R)")
     check(f"/ {float(stage):.2f} /" in rows.get("velocity stages 1 / 2 / 3", ""), f"velocity stage 2 at {stage}")
     check(f"{one:.2f} ms" in rows.get("full 3D step", ""), f"the step's {one} ms")
+    sweep_ms = float(kernel_line(logs / "stencil.log", "rbgs sweep, fused 64x8 phased (GPU)").split()[-3])
+    check(f"{sweep_ms:.3f} ms: {0.6 / sweep_ms:.2f}x" in rows.get("red-black sweep vs torch", "") and
+          "torch.compile 0.600 ms" in rows.get("red-black sweep vs torch", ""),
+          f"the fused sweep ({sweep_ms} ms) against torch's faster red-black form (0.6 ms): "
+          f"{rows.get('red-black sweep vs torch')}")
 
     result, rows = table(logs, "--device", "NVIDIA H100 80GB HBM3 x 2")
     check("<= 0.5 ns" in rows.get("full 3D step", "") and "<= 9 / 100 ms" in rows.get("V-cycle / solve to 1e-10", ""),
