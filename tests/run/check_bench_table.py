@@ -54,7 +54,7 @@ def torch_stencil_lines(n):
     """The lines tests/perf/torch_stencil.py prints for n^3 cells, with made-up times (torch may be absent here)."""
     sys.path.insert(0, str(ROOT / "tests" / "perf"))
     import torch_stencil
-    return torch_stencil.report_lines("test", n, 0.5, 0.25, 0.75, 0.6)
+    return torch_stencil.report_lines("test", n, 0.5, 0.25, 0.75, 0.6, 0.7)
 
 
 def table(logs, *extra):
