@@ -219,8 +219,8 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
       });
 }
 
-// Planes per team of the sweep by phases: 16 ran the sweep 4-5% and the V-cycle 2.4% faster than 32 at 512^3 on an
-// H100, and the sweep 2% faster on an H200 (tests/perf/RESULTS.md).
+// Planes per team of the sweep by phases: 16 ran the sweep 3-5% and the V-cycle 2.4-2.6% faster than 32 at 512^3 on an
+// H100; on an H200 the two were within 3% of each other either way (tests/perf/RESULTS.md).
 constexpr int longest_phased_chunk = 16;
 
 // The fused sweep by phases (solver/phased_sweep.hpp); in 2D, or where a field holds 2^31 points or more, by pairs.
