@@ -109,8 +109,9 @@ def report_lines(version, n, t_lap, t_jac, t_rb_in_place, t_rb_copy, t_rb_padded
             ("red-black sweep, in place (48 B/cell)", t_rb_in_place, 48),
             ("red-black sweep, into a copy (48 B/cell)", t_rb_copy, 48),
             ("red-black sweep, padded (48 B/cell)", t_rb_padded, 48)]
-    return [f"torch {version} torch.compile, {n}^3 fp64, median of 20", f"  {'kernel':<40} {'time [ms]':>10} {'GB/s':>8}"
-            ] + [f"  {name:<40} {ms:10.4f} {per_cell * cells / ms / 1e6:8.1f}" for name, ms, per_cell in rows]
+    header = [f"torch {version} torch.compile, {n}^3 fp64, median of 20",
+              f"  {'kernel':<40} {'time [ms]':>10} {'GB/s':>8}"]
+    return header + [f"  {name:<40} {ms:10.4f} {per_cell * cells / ms / 1e6:8.1f}" for name, ms, per_cell in rows]
 
 
 def require_close(what, got, want):
@@ -136,7 +137,8 @@ def main():
     # The eager red-black sweep against the cell-by-cell one on a small box, then each compiled form against eager.
     small_x, small_b = torch.rand(8, 8, 8, dtype=torch.float64), torch.rand(6, 6, 6, dtype=torch.float64)
     require_close("the eager red-black sweep, against the cell-by-cell one",
-                  red_black_in_place(small_x.clone(), small_b, 0.3, omega), red_black_by_loops(small_x, small_b, 0.3, omega))
+                  red_black_in_place(small_x.clone(), small_b, 0.3, omega),
+                  red_black_by_loops(small_x, small_b, 0.3, omega))
 
     # Zero ghosts, so that the padded form sweeps the same problem as the others.
     x = torch.nn.functional.pad(torch.rand(n, n, n, dtype=torch.float64, device=device), (1, 1, 1, 1, 1, 1))
