@@ -48,7 +48,7 @@ bool fused_sweep_fits(const PoissonLevel& level);
 bool fused_sweep_pays_on(const PoissonLevel& level);
 
 /// Cells per team of the fused sweep along x and y, and whether a 3D block is swept by phases (`eddy bench stencil`
-/// times each; by phases the 64 x 8 tiles ran the sweep 12% faster than by pairs on an H100, tests/perf/RESULTS.md).
+/// times each; by phases the 64 x 8 tiles ran the sweep 17-18% faster than by pairs on an H100, tests/perf/RESULTS.md).
 enum class SweepTile { x64_y8_phased, x64_y8, x64_y4, x64_y16 };
 
 /// Every tile of the fused sweep, the default first.
