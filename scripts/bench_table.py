@@ -6,7 +6,8 @@
 Each row is one target of tests/perf/README.md: its result, the floor or peer it is measured against in the same
 run, the target, and whether it is met. Logs are found by the names gpu-bench.sh gives them (stencil.log, flow.log,
 torch.log, poisson.log, step1.log, step1_small.log, step2weak.log, step2strong.log, reduce2.log); a row whose log is
-missing says so. Runs on 4 GPUs (step4weak.log, step4strong.log, reduce4.log) add rows of their own where their logs
+missing says so. Where gpu-bench.sh ran nccl-tests' all_reduce_perf (nccl_tests2.log, nccl_tests2_graph.log), its
+time for the same 8 bytes is the allreduce's peer. Runs on 4 GPUs (step4weak.log, step4strong.log, reduce4.log) add rows of their own where their logs
 are present, with no target: the targets are those of 2 GPUs. The targets of the step, the solver and the scaling
 hold at 512^3 only (`-` at other sizes); the H100 has its own where the targets differ (--device, as nvidia-smi names
 the GPU). --strict exits non-zero when a log is present but lacks a line the table needs, so that a change to a
@@ -98,18 +99,29 @@ class Logs:
             times += found
         return min(times)
 
-    def allreduce(self, log):
-        """The device-buffer allreduce of a reduction benchmark's ranks, back to back, in us, and its backend: NCCL's
-        where the log has it (the backend of GPU runs), else the first."""
+    def allreduce(self, log, how="back to back, one fence"):
+        """The device-buffer allreduce of a reduction benchmark's ranks, timed `how`, in us, and its backend: NCCL's
+        where the log has it (the backend of GPU runs), else the first; (None, None) for a `how` the log lacks."""
         found = {}
         for line in self.lines(log):
-            m = re.match(r"^\s*device buffer, (\w+), back to back, one fence\s+([\d.]+)\s*$", line)
+            m = re.match(r"^\s*device buffer, (\w+), " + re.escape(how) + r"\s+([\d.]+)\s*$", line)
             if m:
                 found.setdefault(m.group(1), float(m.group(2)))
         if not found:
+            if how != "back to back, one fence":
+                return None, None
             raise MissingLine(f"{log}.log has no device-buffer allreduce")
         backend = "nccl" if "nccl" in found else next(iter(found))
         return found[backend], backend
+
+    def nccl_tests(self, log):
+        """nccl-tests' all_reduce_perf in place on 8 bytes, in us (its row: size, count, type, redop, root, then time,
+        bandwidths and errors out of place and in place)."""
+        for line in self.lines(log):
+            words = line.split()
+            if len(words) >= 10 and words[0] == "8" and words[2] == "double":
+                return float(words[9])
+        raise MissingLine(f"{log}.log has no all_reduce_perf row of 8 bytes")
 
 
 def targets_for(device):
@@ -201,11 +213,19 @@ def build_rows(logs, device):
 
         return make
 
-    def allreduce(log, judged=True):
+    def allreduce(log, judged=True, peer=None):
         def make():
             us, backend = logs.allreduce(log)
+            replayed, _ = logs.allreduce(log, "in a CUDA graph")
+            result = f"{us:.1f} us ({backend})" + (f", {replayed:.1f} in a CUDA graph" if replayed else "")
+            theirs = "-"
+            if peer and logs.lines(peer) is not None:
+                theirs = f"nccl-tests {logs.nccl_tests(peer):.1f} us"
+                if logs.lines(peer + "_graph") is not None:
+                    theirs += f", {logs.nccl_tests(peer + '_graph'):.1f} in a graph"
+                theirs += ", same run"
             target = "<= 10 us" if judged else "-"
-            return (f"{us:.1f} us ({backend})", "-", target, verdict(us <= 10 if judged else None))
+            return (result, theirs, target, verdict(us <= 10 if judged else None))
 
         return make
 
@@ -231,7 +251,7 @@ def build_rows(logs, device):
     row("memory", ["step1"], memory)
     row("weak scaling", ["step1", "step2weak"], scaling("step2weak", "weak"))
     row("strong scaling", ["step1", "step2strong"], scaling("step2strong", "strong"))
-    row("allreduce of one value, 2 ranks", ["reduce2"], allreduce("reduce2"))
+    row("allreduce of one value, 2 ranks", ["reduce2"], allreduce("reduce2", peer="nccl_tests2"))
     if logs.lines("step4weak") is not None:
         row("weak scaling, 4 GPUs", ["step1", "step4weak"], scaling("step4weak", "weak", judged=False))
     if logs.lines("step4strong") is not None:

@@ -9,7 +9,8 @@
 # EDDY_BENCH_ONLY ("step1 step2weak ...": run only the benchmarks of these names, as the table names them),
 # EDDY_WHOLE_RUN_N (cells per axis of the Taylor-Green deck's whole run to t = 20, default 256; 0 skips it),
 # EDDY_PAIR_PLANES_SWEEP ("4 16": also run bench stencil, flow and step with each EDDY_PAIR_PLANES, the longest column
-# of the pair loops; the default runs come first).
+# of the pair loops; the default runs come first), EDDY_NCCL_TESTS (the build directory of nccl-tests: on 2 GPUs and
+# more its all_reduce_perf times the same 8-byte allreduce beside eddy's, launched back to back and from CUDA graphs).
 # Writes logs to $EDDY_BENCH_OUT (default build/cuda/bench).
 set -uo pipefail
 : "${Kokkos_ROOT:?set Kokkos_ROOT to a Kokkos install with the CUDA backend}"
@@ -62,6 +63,11 @@ run reduce1 "$eddy" bench reduce
 run halo1 "$eddy" bench halo
 if [[ $gpus -ge 2 ]]; then
   run reduce2 mpirun_gpus 2 "$eddy" bench reduce
+  if [[ -n "${EDDY_NCCL_TESTS:-}" ]]; then
+    peer=("$EDDY_NCCL_TESTS/all_reduce_perf" -b 8 -e 8 -g 1 -d double -c 0)
+    run nccl_tests2 mpirun_gpus 2 "${peer[@]}" -n 1000 -w 100
+    run nccl_tests2_graph mpirun_gpus 2 "${peer[@]}" -n 100 -w 10 -G 10
+  fi
   run halo2 mpirun_gpus 2 "$eddy" bench halo
   run halo2face mpirun_gpus 2 "$eddy" bench halo --n 512 --fields 1 --open
 fi
@@ -121,9 +127,9 @@ fi
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 \
-  reduce2 reduce4 halo1 halo2 halo2face step1 step1_tight step1_post step1_v22 step2weak step2weak_no_overlap \
-  step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels step4weak step4strong poisson_small \
-  step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
+  reduce2 nccl_tests2 nccl_tests2_graph reduce4 halo1 halo2 halo2face step1 step1_tight step1_post step1_v22 \
+  step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels step4weak \
+  step4strong poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
   "${swept[@]}"; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"

@@ -57,6 +57,16 @@ def torch_stencil_lines(n):
     return torch_stencil.report_lines("test", n, 0.5, 0.25, 0.75, 0.6, 0.7)
 
 
+def nccl_tests_lines(out_of_place, in_place):
+    """What nccl-tests' all_reduce_perf prints for one double summed across ranks, with the given times in us."""
+    return ("#                                                              out-of-place                       in-place\n"
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+            "busbw #wrong\n"
+            f"           8             1    double     sum      -1  {out_of_place:7.2f}    0.00    0.00    N/A  "
+            f"{in_place:7.2f}    0.00    0.00    N/A\n"
+            "# Avg bus bandwidth    : 0.00\n")
+
+
 def table(logs, *extra):
     result = subprocess.run([sys.executable, str(TABLE), str(logs), *extra], capture_output=True, text=True,
                             timeout=60)
@@ -155,6 +165,25 @@ def main():
     result, rows = table(logs, "--strict")
     check("1234.5 us (nccl)" in rows.get("allreduce of one value, 2 ranks", ""),
           f"NCCL's allreduce preferred: {rows.get('allreduce of one value, 2 ranks')}")
+    check("nccl-tests" not in rows.get("allreduce of one value, 2 ranks", "nccl-tests"),
+          f"no peer without nccl-tests' logs: {rows.get('allreduce of one value, 2 ranks')}")
+    with reduce2.open("a") as log:
+        log.write("  " + "device buffer, nccl, in a CUDA graph".ljust(44) + "  567.30\n")
+    for name, (out_of_place, in_place) in {"nccl_tests2": (10.02, 9.61), "nccl_tests2_graph": (5.63, 5.44)}.items():
+        (logs / f"{name}.log").write_text(nccl_tests_lines(out_of_place, in_place))
+    result, rows = table(logs, "--strict")
+    check("1234.5 us (nccl), 567.3 in a CUDA graph" in rows.get("allreduce of one value, 2 ranks", ""),
+          f"the allreduce replayed from graphs: {rows.get('allreduce of one value, 2 ranks')}")
+    check("nccl-tests 9.6 us, 5.4 in a graph, same run" in rows.get("allreduce of one value, 2 ranks", "") and
+          rows.get("allreduce of one value, 2 ranks", "").rstrip().endswith("NOT met"),
+          f"nccl-tests in place as the peer, the verdict on eddy's calls back to back: "
+          f"{rows.get('allreduce of one value, 2 ranks')}")
+    (logs / "nccl_tests2.log").write_text("# Collective test concluded: all_reduce_perf\n")
+    result, rows = table(logs, "--strict")
+    check(result.returncode != 0 and "nccl_tests2.log has no all_reduce_perf row of 8 bytes" in result.stderr,
+          f"an nccl-tests log without its row: {result.stderr}")
+    for name in ("nccl_tests2", "nccl_tests2_graph"):
+        (logs / f"{name}.log").unlink()
     reduce2.unlink()
     result, rows = table(logs, "--strict")
     check(result.returncode == 0 and "not run (reduce2.log)" in rows.get("allreduce of one value, 2 ranks", ""),
