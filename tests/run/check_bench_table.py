@@ -113,6 +113,9 @@ def main():
             print("FAIL:", message, flush=True)
 
     run_benchmarks(args.eddy, args.mpiexec, logs, four_ranks)
+    reduced = (logs / "reduce2.log").read_text()
+    if ", nccl, back to back" in reduced:  # a GPU build: NCCL's allreduce also replays from CUDA graphs
+        check(", nccl, in a CUDA graph" in reduced, f"NCCL's allreduce not timed in a CUDA graph:\n{reduced}")
     result, rows = table(logs, "--strict")
     print(result.stdout, result.stderr)
     check(result.returncode == 0, f"the table of complete logs exited {result.returncode}: {result.stderr}")
