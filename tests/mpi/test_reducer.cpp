@@ -2,6 +2,7 @@
 // result computed from every rank's known contribution, and gathers of device buffers in rank order; NCCL and MPI
 // compared where both exist.
 #include "core/error.hpp"
+#include "core/launch_graph.hpp"
 #include "parallel/reducer.hpp"
 
 #include <gtest/gtest.h>
@@ -94,6 +95,35 @@ TEST(Reducer, BackToBackDeviceReductionsStayOrdered) {
     }
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), value);
     EXPECT_EQ(host(0), expected) << reduce.backend_name();
+  }
+}
+
+TEST(Reducer, DeviceReductionsReplayedFromALaunchGraphStayOrdered) {
+  // Three sums with a kernel after each, recorded once into a CUDA graph (GPU builds) and replayed: each replay sees
+  // the previous one's result, as the reductions inside a multigrid cycle's graph do.
+  eddy::parallel::Context context;
+  const int n = context.size();
+  for (auto backend : backends()) {
+    eddy::parallel::Reducer reduce(context, backend);
+    if (reduce.blocks_host()) continue;  // a host wait cannot be recorded
+    eddy::Buffer value("value", 1);
+    Kokkos::deep_copy(value, 1.0);
+    eddy::LaunchGraph graph(true);
+    Real expected = 1.0;
+    for (int run = 0; run < 4; ++run) {  // the first runs directly, the second records, the rest replay
+      graph.run(value.data(), nullptr, 0, [&] {
+        for (int step = 0; step < 3; ++step) {
+          reduce.allreduce(value, ReduceOp::sum);
+          add_one(value);
+        }
+      });
+      for (int step = 0; step < 3; ++step) expected = expected * n + 1.0;
+    }
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), value);
+    EXPECT_EQ(host(0), expected) << reduce.backend_name();
+#if defined(KOKKOS_ENABLE_CUDA)
+    EXPECT_TRUE(graph.active()) << reduce.backend_name() << ": recording the reductions failed";
+#endif
   }
 }
 
