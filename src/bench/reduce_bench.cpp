@@ -13,8 +13,8 @@
 namespace eddy::bench {
 namespace {
 
-/// Seconds per allreduce of `buffer` recorded into one CUDA graph of up to 100 calls and replayed until `reps` calls
-/// ran, one fence at the end (median of `trials`, slowest rank); 0 where no graph could be recorded.
+/// Seconds per allreduce of `buffer` recorded into one CUDA graph of up to 100 calls and replayed reps / 100 times (at
+/// least once), one fence at the end (median of `trials`, slowest rank); 0 where no graph could be recorded.
 double in_graphs(const parallel::Reducer& reduce, Buffer buffer, int reps, int trials, MPI_Comm comm) {
   const int per_graph = std::min(reps, 100), graphs = std::max(1, reps / per_graph);
   LaunchGraph graph(true);
