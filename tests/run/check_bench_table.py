@@ -59,7 +59,7 @@ def torch_stencil_lines(n):
 
 def nccl_tests_lines(out_of_place, in_place):
     """What nccl-tests' all_reduce_perf prints for one double summed across ranks, with the given times in us."""
-    return ("#                                                              out-of-place                       in-place\n"
+    return ("#" + " " * 62 + "out-of-place" + " " * 23 + "in-place\n"
             "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
             "busbw #wrong\n"
             f"           8             1    double     sum      -1  {out_of_place:7.2f}    0.00    0.00    N/A  "
