@@ -10,8 +10,8 @@ missing says so. Where gpu-bench.sh ran nccl-tests' all_reduce_perf (nccl_tests2
 time for the same 8 bytes is the allreduce's peer. Runs on 4 GPUs (step4weak.log, step4strong.log, reduce4.log) add
 rows of their own where their logs are present, with no target: the targets are those of 2 GPUs. The targets of the
 step, the solver and the scaling hold at 512^3 only (`-` at other sizes); the H100 has its own where the targets
-differ (--device, as nvidia-smi names the GPU). --strict exits non-zero when a log is present but lacks a line the table needs, so that a change to a
-benchmark's output cannot go unnoticed.
+differ (--device, as nvidia-smi names the GPU). --strict exits non-zero when a log is present but lacks a line the
+table needs, so that a change to a benchmark's output cannot go unnoticed.
 """
 import argparse
 import re
