@@ -126,7 +126,8 @@ void fused_tiles(Field out_field, Field in_field, Field b_field, const ColourSte
   const std::size_t ring_bytes = T::ring_planes * T::plane_points * sizeof(Real);
   const auto policy = sweep_team_policy<T>(teams, ring_bytes);
   Kokkos::parallel_for(
-      "poisson::rbgs_fused", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
+      "poisson::rbgs_fused", Kokkos::Experimental::prefer(policy, resident_teams_occupancy<T>()),
+      KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
         Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));
         const auto [i0, j0, k0, k1] = team_tile(team.league_rank(), T::x, T::y, tiles_x, per_chunk, chunk, nz);
         // Cell (i0, j0, 0) of each field; per plane only the plane's offset and the colour's parity change.

@@ -41,7 +41,8 @@ void phased_tiles(Field out_field, Field in_field, Field b_field, const ColourSt
   const std::size_t ring_bytes = T::ring_planes * T::slots * sizeof(Real);
   const auto policy = sweep_team_policy<T>(teams, ring_bytes);
   Kokkos::parallel_for(
-      "poisson::rbgs_fused_phased", policy, KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
+      "poisson::rbgs_fused_phased", Kokkos::Experimental::prefer(policy, resident_teams_occupancy<T>()),
+      KOKKOS_LAMBDA(const typename T::Policy::member_type& team) {
         Real* ring = static_cast<Real*>(team.team_scratch(0).get_shmem(ring_bytes));
         const auto [i0, j0, k0, k1] = team_tile(team.league_rank(), T::x, T::y, tiles_x, per_chunk, chunk, nz);
         // Flat offset of the pair (i0 + 2 h, j0 + c) of plane k.

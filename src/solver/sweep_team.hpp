@@ -30,6 +30,15 @@ typename T::Policy sweep_team_policy(int teams, std::size_t ring_bytes) {
   return policy;
 }
 
+/// The occupancy of a multiprocessor full of T's resident teams (its launch bounds' minimum): asked for at launch so
+/// that the driver gives shared memory only what those teams need and leaves the rest to L1.
+template <class T>
+Kokkos::Experimental::DesiredOccupancy resident_teams_occupancy() {
+  constexpr int threads_per_multiprocessor = 2048;
+  constexpr int percent = T::Policy::launch_bounds::minBperSM * T::threads * 100 / threads_per_multiprocessor;
+  return Kokkos::Experimental::DesiredOccupancy(percent < 1 ? 1 : (percent > 100 ? 100 : percent));
+}
+
 /// A team's tile: its corner cell (i0, j0) and its z planes [k0, k1).
 struct TeamTile {
   int i0, j0, k0, k1;
