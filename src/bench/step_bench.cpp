@@ -3,9 +3,10 @@
 // cell per step, with the share of each phase and the device memory per cell. The solver tolerance (--rtol, default
 // 1e-4) is the one the Taylor-Green flow needs: at 64^3 it moves the dissipation rate by 2e-5 of the difference between
 // the 64^3 and 128^3 grids (tests/perf/RESULTS.md). --kernel-times adds the time of each kernel, fenced and timed
-// alone, over as many steps again. The five untimed steps (--warmup) include the first four calls of each stage form,
-// on which it chooses its tiling (time/stage_tiling_choice.hpp). On several ranks it also gives each rank's exposed
-// exchanges and those of the slowest rank, which waits for the messages only, not for a slower neighbour.
+// alone, over as many steps again. The untimed steps (--warmup) default to one more than the calls of each stage form
+// on which it chooses its tiling (time/stage_tiling_choice.hpp), so that every timed step runs the chosen tilings. On
+// several ranks it also gives each rank's exposed exchanges and those of the slowest rank, which waits for the messages
+// only, not for a slower neighbour.
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
 #include "config/names.hpp"
@@ -13,6 +14,7 @@
 #include "core/kernel_timer.hpp"
 #include "parallel/slowest_kernels.hpp"
 #include "time/simulation.hpp"
+#include "time/stage_tiling_choice.hpp"
 
 #include <algorithm>
 #include <array>
@@ -117,7 +119,7 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   const Options options(args,
                         {{"n", "256"},
                          {"steps", "10"},
-                         {"warmup", "5"},
+                         {"warmup", std::to_string(time::StageTilingChoice().calls_to_choose() + 1)},
                          {"rtol", "1e-4"},
                          {"pre-smooth", std::to_string(config::PoissonConfig{}.pre_smooth)},
                          {"post-smooth", std::to_string(config::PoissonConfig{}.post_smooth)},

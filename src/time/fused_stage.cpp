@@ -229,6 +229,11 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, planes);
+  // Tiles of 32 x 6 with a ring of five: 192 threads and 34 KiB of scratch a team, five teams per multiprocessor. On an
+  // H200 they ran Wray's first stage 3% and the SSP RK3's blending stage 6% faster than the best tiling of 32 x 8, the
+  // other forms 0-13% slower; a ring of six (41 KiB, the deepest that fits Kokkos's 48 KiB a team) ran slower than five
+  // in every form (tests/perf/RESULTS.md).
+  if (is(32, 6, 5)) return stage_by_tiles<Tile<32, 6, 5, 5>, Upwind, Blend>(state, point, extent, planes);
   // Tiles of 32 x 8: four teams of 256 per multiprocessor hold them to 64 registers without spills (72 unbounded,
   // three teams: 4.18 / 4.59-4.71 / 3.47-3.51 ms against 4.25 / 4.92-4.97 / 3.78 for the three stages at 512^3 on an
   // H200). The default ring of four planes waits for the copy of the plane above as soon as it has started it; a ring

@@ -59,13 +59,14 @@ std::string describe(const StageTiling& tiling);
 inline constexpr StageTiling stage_tilings[] = {{32, 8, 0, 4},
                                                 {32, 8, 0, 5},
                                                 {32, 8, 0, 5, true},
+                                                {32, 6, 0, 5},
                                                 {32, 4, 0, 8},
                                                 {32, 4, 0, 7},
                                                 {32, 4, 0, 6},
                                                 {32, 8, 0, 4, true},
                                                 {32, 8, 0, 4, true, true},
                                                 {32, 8, 0, 5, true, true}};
-inline constexpr int stage_tiling_candidates = 3;
+inline constexpr int stage_tiling_candidates = 4;
 
 /// The fused stage of `state` by one thread per view point.
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,
