@@ -199,17 +199,34 @@ def build_rows(logs, device):
         largest = logs.quantity("step1", "largest grid on one device [cells]")
         return (f"{per_cell:.1f} B/cell", f"largest grid {largest:.3g} cells", "<= 200 B/cell", verdict(per_cell <= 200))
 
+    def solver_ms(log):
+        """The pressure solver's time per step in a step log: its shares (cycles, exchanges, reductions) of the step."""
+        shares = ("share poisson", "share poisson_halo", "share poisson_reduction")
+        return logs.quantity(log, "time per step [ms]") * sum(logs.quantity(log, s) for s in shares) / 100
+
     def scaling(log, kind, judged=True):
         def make():
             one = logs.quantity("step1", "time per step [ms]")
             many = logs.quantity(log, "time per step [ms]")
             _, ranks = logs.grid(log)
-            efficiency = 100 * one / many if kind == "weak" else 100 * one / (ranks * many)
+            per_rank = 1 if kind == "weak" else ranks
+            efficiency = 100 * one / (per_rank * many)
             exposed = logs.slowest_exposed(log)
             goal = 95 if kind == "weak" else 85
-            met = efficiency >= goal and exposed <= 5 if judged and logs.grid("step1")[0] == 512**3 else None
-            return (f"{efficiency:.1f}% on {ranks}; exposed exchanges {exposed:.1f}%", f"one rank: {one:.2f} ms",
-                    f">= {goal}%, exposed <= 5%" if judged else "-", verdict(met))
+            result = f"{efficiency:.1f}% on {ranks}; exposed exchanges {exposed:.1f}%"
+            # Warm-started solves near their tolerance take one cycle more or less from run to run: where the two runs'
+            # V-cycles differ, the solver's time of the run on several ranks is scaled to the one-rank run's cycles,
+            # and the lower of the two efficiencies is judged.
+            cycles_one = logs.quantity("step1", "V-cycles per step (3 stages)", required=False)
+            cycles_many = logs.quantity(log, "V-cycles per step (3 stages)", required=False)
+            judged_efficiency = efficiency
+            if cycles_one and cycles_many and abs(cycles_one - cycles_many) > 1e-9:
+                solver = solver_ms(log)
+                equal = 100 * one / (per_rank * (many - solver + solver * cycles_one / cycles_many))
+                result += f"; {equal:.1f}% at equal V-cycles ({cycles_many:.2f} against {cycles_one:.2f})"
+                judged_efficiency = min(efficiency, equal)
+            met = judged_efficiency >= goal and exposed <= 5 if judged and logs.grid("step1")[0] == 512**3 else None
+            return (result, f"one rank: {one:.2f} ms", f">= {goal}%, exposed <= 5%" if judged else "-", verdict(met))
 
         return make
 

@@ -82,6 +82,24 @@ def step_ms(log):
     return float(re.search(r"time per step \[ms\]\s+([\d.]+)", log.read_text()).group(1))
 
 
+def equal_cycles_check(logs, log, ranks_per_step, row):
+    """Where a scaling run's V-cycles differ from the one-rank run's, its row must give the efficiency with the solver's
+    time scaled to the one-rank cycles; elsewhere it must not. Returns a failure message or None."""
+    def value(path, name):
+        return float(re.search(re.escape(name) + r"\s+([\d.]+)", path.read_text()).group(1))
+
+    cycles = "V-cycles per step (3 stages)"
+    one_path, many_path = logs / "step1.log", logs / f"{log}.log"
+    cycles_one, cycles_many = value(one_path, cycles), value(many_path, cycles)
+    many = step_ms(many_path)
+    if cycles_one == cycles_many:
+        return None if "equal V-cycles" not in row else f"{log}: equal V-cycles given for equal cycles: {row}"
+    solver = many * sum(value(many_path, f"share {s} ") for s in ("poisson", "poisson_halo", "poisson_reduction")) / 100
+    equal = 100 * step_ms(one_path) / (ranks_per_step * (many - solver + solver * cycles_one / cycles_many))
+    expected = f"{equal:.1f}% at equal V-cycles ({cycles_many:.2f} against {cycles_one:.2f})"
+    return None if expected in row else f"{log}: expected '{expected}' in: {row}"
+
+
 def kernel_line(log, name):
     for line in log.read_text().splitlines():
         if line.startswith(name + " "):
@@ -126,6 +144,9 @@ def main():
     check(f"{100 * one / weak:.1f}% on 2" in rows.get("weak scaling", ""), f"weak scaling: {one} / {weak} ms")
     check(f"{100 * one / (2 * strong):.1f}% on 2" in rows.get("strong scaling", ""),
           f"strong scaling: {one} / (2 x {strong}) ms")
+    for log, per_rank, name in (("step2weak", 1, "weak scaling"), ("step2strong", 2, "strong scaling")):
+        failure = equal_cycles_check(logs, log, per_rank, rows.get(name, ""))
+        check(failure is None, failure)
     if four_ranks:
         weak4, strong4 = step_ms(logs / "step4weak.log"), step_ms(logs / "step4strong.log")
         check(f"{100 * one / weak4:.1f}% on 4" in rows.get("weak scaling, 4 GPUs", ""),
