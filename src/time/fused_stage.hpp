@@ -12,8 +12,8 @@
 // ahead), for 4.1 and 3.7 GB from DRAM. The tiles take 2-17% less time than the points on an H200 and 0-6% less on
 // an H100; deeper rings of smaller tiles were faster for the first stage on the H200 only (tests/perf/RESULTS.md). A
 // ring of five planes runs most stage forms faster than four on an H200 and slower on an H100, and the same ring
-// staged by aligned pairs runs some forms faster and others slower, differently on each GPU, so a run times the three
-// on each form's first calls and keeps the fastest (time/stage_tiling_choice.hpp).
+// staged by aligned pairs, or tiles of 32 x 6, run some forms faster and others slower, differently on each GPU, so a
+// run times the four on each form's first calls and keeps the fastest (time/stage_tiling_choice.hpp).
 #include "config/deck.hpp"
 #include "fields/face_vector.hpp"
 #include "operators/staggered_grid.hpp"

@@ -2,7 +2,7 @@
 // and the same kept tendency at every view point of every rank (ghosts and boundary faces included), for every tiling,
 // with teams of a few planes and of the chosen number, in 2D and 3D, ghost widths 1 and 2, rows with and without
 // padding points past the ghosts, central and upwind advection, the three weightings of an RK3 step and two of the
-// SSP RK3 (which blend in the step's start), and the three tilings a run chooses among give the same result bit for
+// SSP RK3 (which blend in the step's start), and the tilings a run chooses among give the same result bit for
 // bit. The rows are also compared without the viscous term. An odd row padding leaves rows that cannot be staged by
 // aligned pairs, where the pair tilings take the plain copies. Tiles that run past the view (40 + 2 ghosts is not a
 // multiple of 32 or 64) and teams that end inside the column are both exercised.
