@@ -278,6 +278,57 @@ double energy_production(int dim) {
   return production / norm;
 }
 
+// The largest difference between advection_of_all and each component's own advection over the owned faces of a field
+// of random values, relative to the largest advection term.
+template <bool Upwind>
+double advection_of_all_difference(int dim) {
+  const Block b = make_block(dim, true);
+  auto state = eddy::fields::FlowState::allocate(b.shape);
+  const Field u = state.u, v = state.v, w = state.w;
+  int c = 0;
+  for (const Field& f : {u, v, w}) {
+    auto h = Kokkos::create_mirror_view(f);
+    for (int k = 0; k < b.shape.extent(2); ++k)
+      for (int j = 0; j < b.shape.extent(1); ++j)
+        for (int i = 0; i < b.shape.extent(0); ++i)
+          h(i, j, k) = eddy::time::face_hash(i + 100 * j + 10000 * k, 11, c) - 0.5;
+    Kokkos::deep_copy(f, h);
+    ++c;
+  }
+  const auto inv = b.grid.inv;
+  const bool three_d = b.grid.three_d;
+  Real difference = 0, magnitude = 0;
+  Kokkos::parallel_reduce(
+      "test::advection_of_all", eddy::grid::owned_cells(b.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Real& worst) {
+        using namespace eddy::operators;
+        const FaceTerms all = advection_of_all<Upwind>(u, v, w, i, j, k, inv, three_d);
+        const Real aw = three_d ? advection_w<Upwind>(u, v, w, i, j, k, inv) : Real(0);
+        worst = Kokkos::fmax(worst, Kokkos::fabs(all.u - advection_u<Upwind>(u, v, w, i, j, k, inv, three_d)));
+        worst = Kokkos::fmax(worst, Kokkos::fabs(all.v - advection_v<Upwind>(u, v, w, i, j, k, inv, three_d)));
+        worst = Kokkos::fmax(worst, Kokkos::fabs(all.w - aw));
+      },
+      Kokkos::Max<Real>(difference));
+  Kokkos::parallel_reduce(
+      "test::advection_magnitude", eddy::grid::owned_cells(b.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Real& largest) {
+        using namespace eddy::operators;
+        largest = Kokkos::fmax(largest, Kokkos::fabs(advection_u<Upwind>(u, v, w, i, j, k, inv, three_d)));
+        largest = Kokkos::fmax(largest, Kokkos::fabs(advection_v<Upwind>(u, v, w, i, j, k, inv, three_d)));
+        if (three_d) largest = Kokkos::fmax(largest, Kokkos::fabs(advection_w<Upwind>(u, v, w, i, j, k, inv)));
+      },
+      Kokkos::Max<Real>(magnitude));
+  EXPECT_GT(magnitude, 0.1) << dim << "D";
+  return difference / magnitude;
+}
+
+TEST(Stencils, AdvectionOfAllComponentsEqualsEachComponentsOwn) {
+  for (int dim : {2, 3}) {
+    EXPECT_LT(advection_of_all_difference<false>(dim), 1e-14) << dim << "D, central";
+    EXPECT_LT(advection_of_all_difference<true>(dim), 1e-14) << dim << "D, upwind";
+  }
+}
+
 TEST(Stencils, CentralAdvectionConservesEnergyAndUpwindDissipates) {
   for (int dim : {2, 3}) {
     EXPECT_LT(std::abs(energy_production<false>(dim)), 1e-13) << dim << "D";
