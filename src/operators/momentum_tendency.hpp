@@ -33,11 +33,12 @@ KOKKOS_INLINE_FUNCTION Real momentum_tendency(const F& u, const F& v, const F& w
 
 /// The tendencies of every component at its face of view point (i, j, k), as momentum_tendency gives each (w's 0 in
 /// 2D), the advection's shared edges computed once (advection_of_all).
-template <bool Upwind, class F>
+template <bool Upwind, ViscousTerm Viscous = ViscousTerm::tested, class F>
 KOKKOS_INLINE_FUNCTION FaceTerms momentum_tendencies(const F& u, const F& v, const F& w, int i, int j, int k,
                                                      const InverseSpacing& inv, bool three_d, Real nu) {
+  const bool viscous = Viscous == ViscousTerm::always || (Viscous == ViscousTerm::tested && nu != 0);
   FaceTerms tendency = advection_of_all<Upwind>(u, v, w, i, j, k, inv, three_d);
-  if (nu != 0) {
+  if (viscous) {
     tendency.u += nu * laplacian(u, i, j, k, inv, three_d);
     tendency.v += nu * laplacian(v, i, j, k, inv, three_d);
     if (three_d) tendency.w += nu * laplacian(w, i, j, k, inv, three_d);

@@ -42,11 +42,19 @@ EDDY_ROW_LOOP void advance_row(const StagePoint& p, const Real* u, const Real* v
 #pragma omp simd
 #endif
   for (int i = i0; i < i1; ++i) {
-    const Real now_u = operators::momentum_tendency<0, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
-    const Real now_v = operators::momentum_tendency<1, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
-    Real now_w = 0;
-    if constexpr (ThreeD) {
-      now_w = operators::momentum_tendency<2, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+    Real now_u, now_v, now_w = 0;
+    if constexpr (Upwind) {
+      now_u = operators::momentum_tendency<0, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+      now_v = operators::momentum_tendency<1, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+      if constexpr (ThreeD) {
+        now_w = operators::momentum_tendency<2, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+      }
+    } else {  // central: each edge two components share computed once, as StagePoint does
+      const operators::FaceTerms now =
+          operators::momentum_tendencies<Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+      now_u = now.u;
+      now_v = now.v;
+      now_w = now.w;
     }
     Real carried_u = 0, carried_v = 0, carried_w = 0;
     if constexpr (Previous) {
