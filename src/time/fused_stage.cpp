@@ -49,9 +49,9 @@ enum class Staging { values, pairs, rows };
 // pairs or rows, the rows start two points before the tile, so that every copy is 16-byte aligned: the rim is two
 // points wide along x. It takes 5% more scratch per team, and whether it pays depends on the stage form and the GPU
 // (time/stage_tiling_choice.hpp).
-template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values>
+template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values, bool LoadsOnce = false>
 struct Tile {
-  static constexpr bool pairs = staging == Staging::pairs, rows = staging == Staging::rows;
+  static constexpr bool pairs = staging == Staging::pairs, rows = staging == Staging::rows, loads_once = LoadsOnce;
   static constexpr bool wide_rim = staging != Staging::values;
   static constexpr int rim_x = wide_rim ? 2 : 1;  // staged points before the tile's first column, as many after
   static constexpr int x = tx, y = ty, points = tx * ty, row = tx + 2 * rim_x;
@@ -191,7 +191,8 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
             carried[q] =
                 i < ex && j < ey && k + 1 < k1 ? point.template carried_at<Blend>(i, j, k + 1) : StagePoint::Carried{};
             if (i < ex && j < ey) {
-              point.template operator()<Upwind, Blend>(su, sv, sw, li + T::rim_x, lj + 1, 1, i, j, k, now);
+              point.template operator()<Upwind, Blend, T::loads_once>(su, sv, sw, li + T::rim_x, lj + 1, 1, i, j, k,
+                                                                      now);
             }
           }
         }
@@ -224,7 +225,7 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   if (by_rows(4)) return stage_by_tiles<Tile<32, 8, 4, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
   if (by_rows(5)) return stage_by_tiles<Tile<32, 8, 5, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
   const auto is = [&](int x, int y, int ring) {
-    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs;
+    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs && !tiling.loads_once;
   };
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
@@ -234,6 +235,12 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   // other forms 0-13% slower; a ring of six (41 KiB, the deepest that fits Kokkos's 48 KiB a team) ran slower than five
   // in every form (tests/perf/RESULTS.md).
   if (is(32, 6, 5)) return stage_by_tiles<Tile<32, 6, 5, 5>, Upwind, Blend>(state, point, extent, planes);
+  // The same tiles at four teams a multiprocessor: 80 registers a thread hold the 27 neighbours of a point, each loaded
+  // once from scratch (30 loads a point against 41). On an H200 they ran Wray's second stage 5%, the SSP RK3's first
+  // 4-7% and Wray's third 2-3% faster than the best tiling without, the SSP RK3's blending stage 2-7% slower.
+  if (tiling.loads_once && !pairs && tiling.x == 32 && tiling.y == 6 && tiling.ring == 5) {
+    return stage_by_tiles<Tile<32, 6, 5, 4, Staging::values, true>, Upwind, Blend>(state, point, extent, planes);
+  }
   // Tiles of 32 x 8: four teams of 256 per multiprocessor hold them to 64 registers without spills (72 unbounded,
   // three teams: 4.18 / 4.59-4.71 / 3.47-3.51 ms against 4.25 / 4.92-4.97 / 3.78 for the three stages at 512^3 on an
   // H200). The default ring of four planes waits for the copy of the plane above as soon as it has started it; a ring
@@ -254,7 +261,7 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
 
 std::string describe(const StageTiling& tiling) {
   return std::to_string(tiling.x) + "x" + std::to_string(tiling.y) + " ring " + std::to_string(tiling.ring) +
-         (tiling.pairs ? (tiling.rows ? " by rows" : " by pairs") : "");
+         (tiling.pairs ? (tiling.rows ? " by rows" : " by pairs") : "") + (tiling.loads_once ? " loading once" : "");
 }
 
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,

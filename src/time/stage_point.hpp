@@ -118,22 +118,24 @@ struct StagePoint {
     return carried;
   }
 
-  template <bool Upwind, bool Blend, class F>
+  template <bool Upwind, bool Blend, bool LoadsOnce = false, class F>
   KOKKOS_INLINE_FUNCTION void operator()(const F& u, const F& v, const F& w, int si, int sj, int sk, int i, int j,
                                          int k, const Carried& carried) const {
     if (row_ends.is_image(i)) return;  // the other end of the row writes it
     const Advanced on = advanced(i, j, k);
     Real now_u = 0, now_v = 0, now_w = 0;
     // Central fluxes: the three tendencies at once, each edge two components share computed once (41 loads from
-    // scratch and 123 fp64 instructions a point in the tile loop's SASS, against 52 and 138 component by component).
-    // Upwinding shares only the edges' averages, and at once its forms spilled 40-80 bytes a thread (sm_90), so they
-    // keep a tendency per component.
+    // scratch and 123 fp64 instructions a point in the tile loop's SASS, against 52 and 138 component by component;
+    // 30 loads where each neighbour is loaded once, `LoadsOnce`). Upwinding shares only the edges' averages, and at
+    // once its forms spilled 40-80 bytes a thread (sm_90), so they keep a tendency per component.
     if (Upwind) {
       if (on.u) now_u = operators::momentum_tendency<0, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
       if (on.v) now_v = operators::momentum_tendency<1, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
       if (on.w) now_w = operators::momentum_tendency<2, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
     } else if (on.u || on.v || on.w) {  // an owned point: its every neighbour lies in the view
-      const operators::FaceTerms now = operators::momentum_tendencies<Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
+      const operators::FaceTerms now =
+          operators::momentum_tendencies<Upwind, operators::ViscousTerm::tested, LoadsOnce>(u, v, w, si, sj, sk, inv,
+                                                                                            three_d, nu);
       if (on.u) now_u = now.u;
       if (on.v) now_v = now.v;
       if (on.w) now_w = now.w;
