@@ -49,9 +49,9 @@ enum class Staging { values, pairs, rows };
 // pairs or rows, the rows start two points before the tile, so that every copy is 16-byte aligned: the rim is two
 // points wide along x. It takes 5% more scratch per team, and whether it pays depends on the stage form and the GPU
 // (time/stage_tiling_choice.hpp).
-template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values, bool LoadsOnce = false>
+template <int tx, int ty, int ring, int min_teams = 0, Staging staging = Staging::values>
 struct Tile {
-  static constexpr bool pairs = staging == Staging::pairs, rows = staging == Staging::rows, loads_once = LoadsOnce;
+  static constexpr bool pairs = staging == Staging::pairs, rows = staging == Staging::rows;
   static constexpr bool wide_rim = staging != Staging::values;
   static constexpr int rim_x = wide_rim ? 2 : 1;  // staged points before the tile's first column, as many after
   static constexpr int x = tx, y = ty, points = tx * ty, row = tx + 2 * rim_x;
@@ -190,9 +190,8 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
             const StagePoint::Carried now = carried[q];
             carried[q] =
                 i < ex && j < ey && k + 1 < k1 ? point.template carried_at<Blend>(i, j, k + 1) : StagePoint::Carried{};
-            if (i < ex && j < ey) {
-              point.template operator()<Upwind, Blend, T::loads_once>(su, sv, sw, li + T::rim_x, lj + 1, 1, i, j, k,
-                                                                      now);
+            if (i < ex && j < ey) {  // every tiling loads each neighbour once, so that all give the same bits
+              point.template operator()<Upwind, Blend, true>(su, sv, sw, li + T::rim_x, lj + 1, 1, i, j, k, now);
             }
           }
         }
@@ -225,28 +224,26 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   if (by_rows(4)) return stage_by_tiles<Tile<32, 8, 4, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
   if (by_rows(5)) return stage_by_tiles<Tile<32, 8, 5, 4, Staging::rows>, Upwind, Blend>(state, point, extent, planes);
   const auto is = [&](int x, int y, int ring) {
-    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs && !tiling.loads_once;
+    return tiling.x == x && tiling.y == y && tiling.ring == ring && !pairs;
   };
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, planes);
-  // Tiles of 32 x 6 with a ring of five: 192 threads and 34 KiB of scratch a team, five teams per multiprocessor. On an
-  // H200 they ran Wray's first stage 3% and the SSP RK3's blending stage 6% faster than the best tiling of 32 x 8, the
-  // other forms 0-13% slower; a ring of six (41 KiB, the deepest that fits Kokkos's 48 KiB a team) ran slower than five
-  // in every form (tests/perf/RESULTS.md).
-  if (is(32, 6, 5)) return stage_by_tiles<Tile<32, 6, 5, 5>, Upwind, Blend>(state, point, extent, planes);
-  // The same tiles at four teams a multiprocessor: 80 registers a thread hold the 27 neighbours of a point, each loaded
-  // once from scratch (30 loads a point against 41). On an H200 they ran Wray's second stage 5%, the SSP RK3's first
-  // 4-7% and Wray's third 2-3% faster than the best tiling without, the SSP RK3's blending stage 2-7% slower.
-  if (tiling.loads_once && !pairs && tiling.x == 32 && tiling.y == 6 && tiling.ring == 5) {
-    return stage_by_tiles<Tile<32, 6, 5, 4, Staging::values, true>, Upwind, Blend>(state, point, extent, planes);
-  }
-  // Tiles of 32 x 8: four teams of 256 per multiprocessor hold them to 64 registers without spills (72 unbounded,
-  // three teams: 4.18 / 4.59-4.71 / 3.47-3.51 ms against 4.25 / 4.92-4.97 / 3.78 for the three stages at 512^3 on an
-  // H200). The default ring of four planes waits for the copy of the plane above as soon as it has started it; a ring
-  // of five (40 KiB) keeps that copy in flight while a plane is computed. On an H200 five took 3.50 / 4.17 / 3.97 ms
-  // against 3.91 / 4.54 / 3.98, on an H100 4.54 / 5.62 / 4.08 against 4.39 / 5.19 / 4.12 (tests/perf/RESULTS.md), so
-  // a run chooses among the two and the ring of five staged by pairs by timing (time/stage_tiling_choice.hpp).
+  // Tiles of 32 x 6 with a ring of five: 192 threads and 34 KiB of scratch a team, four teams per multiprocessor, so
+  // 80 registers a thread hold a point's 27 neighbours without spills. On an H200 they ran Wray's second stage 5%, its
+  // third 2-3% and the SSP RK3's first 4-7% faster than the best tiling had with the Laplacians reloading 11 of those
+  // neighbours at five teams and 64 registers, Wray's first as fast and the SSP RK3's blending stage 2-7% slower; a
+  // ring of six (41 KiB, the deepest that fits Kokkos's 48 KiB a team) ran slower than five in every form
+  // (tests/perf/RESULTS.md).
+  if (is(32, 6, 5)) return stage_by_tiles<Tile<32, 6, 5, 4>, Upwind, Blend>(state, point, extent, planes);
+  // Tiles of 32 x 8: four teams of 256 per multiprocessor hold them to 64 registers. Loading each neighbour once, their
+  // central forms spill 40-88 bytes a thread (sm_90) and ran 18-45% slower than 32 x 6 on an H200; they stay
+  // candidates for other GPUs. Before that they did not spill (72 registers unbounded, three teams: 4.18 /
+  // 4.59-4.71 / 3.47-3.51 ms against 4.25 / 4.92-4.97 / 3.78 for the three stages at 512^3 on an H200). The default
+  // ring of four planes waits for the copy of the plane above as soon as it has started it; a ring of five (40 KiB)
+  // keeps that copy in flight while a plane is computed. On an H200 five took 3.50 / 4.17 / 3.97 ms against 3.91 / 4.54
+  // / 3.98, on an H100 4.54 / 5.62 / 4.08 against 4.39 / 5.19 / 4.12 (tests/perf/RESULTS.md), so a run chooses among
+  // the two and the ring of five staged by pairs by timing (time/stage_tiling_choice.hpp).
   if (is(32, 8, 4)) return stage_by_tiles<Tile<32, 8, 4, 4>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 8, 5)) return stage_by_tiles<Tile<32, 8, 5, 4>, Upwind, Blend>(state, point, extent, planes);
   const auto by_pairs = [&](int ring) { return pairs && tiling.x == 32 && tiling.y == 8 && tiling.ring == ring; };
@@ -261,7 +258,7 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
 
 std::string describe(const StageTiling& tiling) {
   return std::to_string(tiling.x) + "x" + std::to_string(tiling.y) + " ring " + std::to_string(tiling.ring) +
-         (tiling.pairs ? (tiling.rows ? " by rows" : " by pairs") : "") + (tiling.loads_once ? " loading once" : "");
+         (tiling.pairs ? (tiling.rows ? " by rows" : " by pairs") : "");
 }
 
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,

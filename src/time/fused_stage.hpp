@@ -44,12 +44,11 @@ struct StageTargets {
 /// a ring of `ring` planes of each field in team scratch (three read, the others in flight).
 struct StageTiling {
   int x = 32, y = 8, planes = 0, ring = 4;
-  bool pairs = false;       ///< stage rows by aligned pairs of values where the fields allow it (32 x 8 tiles)
-  bool rows = false;        ///< with pairs: stage each row by one bulk copy (NVIDIA sm_90 and later)
-  bool loads_once = false;  ///< load each neighbour from scratch once and hold it (32 x 6, four teams, 80 registers)
+  bool pairs = false;  ///< stage rows by aligned pairs of values where the fields allow it (32 x 8 tiles)
+  bool rows = false;   ///< with pairs: stage each row by one bulk copy (NVIDIA sm_90 and later)
 };
 
-/// A tiling's name in benchmark tables and logs, such as "32x8 ring 5 by pairs" or "32x6 ring 5 loading once".
+/// A tiling's name in benchmark tables and logs, such as "32x8 ring 5 by pairs".
 std::string describe(const StageTiling& tiling);
 
 /// The tilings `fused_stage_by_tiles` accepts (for `eddy bench flow`); the first is its default, and a run chooses
@@ -61,14 +60,13 @@ inline constexpr StageTiling stage_tilings[] = {{32, 8, 0, 4},
                                                 {32, 8, 0, 5},
                                                 {32, 8, 0, 5, true},
                                                 {32, 6, 0, 5},
-                                                {32, 6, 0, 5, false, false, true},
                                                 {32, 4, 0, 8},
                                                 {32, 4, 0, 7},
                                                 {32, 4, 0, 6},
                                                 {32, 8, 0, 4, true},
                                                 {32, 8, 0, 4, true, true},
                                                 {32, 8, 0, 5, true, true}};
-inline constexpr int stage_tiling_candidates = 5;
+inline constexpr int stage_tiling_candidates = 4;
 
 /// The fused stage of `state` by one thread per view point.
 void fused_stage_by_points(const fields::FlowState& state, const StageTargets& targets,

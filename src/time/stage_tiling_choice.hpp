@@ -6,10 +6,10 @@
 // plane below in registers, two planes in flight as well, lost as much). The same ring staged by aligned pairs of
 // values (16-byte copies past L1) ran, in a 512^3 step on an H200, the SSP RK3's stages 2-7% and Wray's third stage 3%
 // faster, Wray's first two 5-9% slower; an H100 chose it for the SSP RK3's blending stage only. Tiles of 32 x 6 with a
-// ring of five, five teams a multiprocessor, ran Wray's first stage and the SSP RK3's blending one 3-6% faster than
-// every tiling of 32 x 8 on an H200, the other forms slower (tests/perf/RESULTS.md). All give the same u* bit for bit,
-// so each stage form (whether it reads R_{k-1}, keeps R_k, blends in u_0, upwinds) runs the candidates in turn on its
-// first calls, each fenced and timed, and keeps the fastest for the rest of the run.
+// ring of five, four teams a multiprocessor, hold a point's neighbours in 80 registers and ran every stage form
+// fastest on an H200; at 64 registers the tiles of 32 x 8 spill (time/fused_stage.cpp, tests/perf/RESULTS.md). All give
+// the same u* bit for bit, so each stage form (whether it reads R_{k-1}, keeps R_k, blends in u_0, upwinds) runs the
+// candidates in turn on its first calls, each fenced and timed, and keeps the fastest for the rest of the run.
 #include "config/deck.hpp"
 #include "time/fused_stage.hpp"
 

@@ -16,8 +16,7 @@ using eddy::time::StageTilingChoice;
 using eddy::time::StageWeights;
 
 bool same(const StageTiling& a, const StageTiling& b) {
-  return a.x == b.x && a.y == b.y && a.planes == b.planes && a.ring == b.ring && a.pairs == b.pairs &&
-         a.rows == b.rows && a.loads_once == b.loads_once;
+  return a.x == b.x && a.y == b.y && a.planes == b.planes && a.ring == b.ring && a.pairs == b.pairs && a.rows == b.rows;
 }
 
 // Candidates and the seconds each call of them takes on the test's clock.
