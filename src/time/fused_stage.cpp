@@ -229,12 +229,11 @@ void stage_by_tiles_of(const fields::FlowState& state, const StagePoint& point, 
   if (is(32, 4, 8)) return stage_by_tiles<Tile<32, 4, 8>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 7)) return stage_by_tiles<Tile<32, 4, 7>, Upwind, Blend>(state, point, extent, planes);
   if (is(32, 4, 6)) return stage_by_tiles<Tile<32, 4, 6>, Upwind, Blend>(state, point, extent, planes);
-  // Tiles of 32 x 6 with a ring of five: 192 threads and 34 KiB of scratch a team, four teams per multiprocessor, so
+  // Tiles of 32 x 6 with a ring of five: 192 threads and 32 KiB of scratch a team, four teams per multiprocessor, so
   // 80 registers a thread hold a point's 27 neighbours without spills. In the same runs on an H200 they ran Wray's
   // second stage 3-5%, its third 2-3% and the SSP RK3's first 3-6% faster than at five teams and 64 registers, where
   // the Laplacians reloaded 11 of those neighbours, Wray's first 0-1% faster and the SSP RK3's blending stage 2-5%
-  // slower; a ring of six (41 KiB, the deepest that fits Kokkos's 48 KiB a team) ran slower than five in every form
-  // (tests/perf/RESULTS.md).
+  // slower; a ring of six (38 KiB, 41 KiB staged by pairs) ran slower than five in every form (tests/perf/RESULTS.md).
   if (is(32, 6, 5)) return stage_by_tiles<Tile<32, 6, 5, 4>, Upwind, Blend>(state, point, extent, planes);
   // Tiles of 32 x 8: four teams of 256 per multiprocessor hold them to 64 registers. Loading each neighbour once, their
   // central forms spill 40-88 bytes a thread (sm_90) and ran 18-45% slower than 32 x 6 on an H200; they stay
