@@ -2,7 +2,8 @@
 # Builds eddy for NVIDIA GPUs against an installed Kokkos (CUDA backend), runs the test suite on the GPUs, then the
 # benchmarks of tests/perf, prints each benchmark's lines that matter, and last the short table of the performance
 # targets (scripts/bench_table.py: result, floor or peer, target, met or not). On 2 GPUs and more it also runs the
-# reductions, halo exchanges and steps on 2 ranks, and on 4 GPUs or more the reductions and steps on 4.
+# reductions, halo exchanges and steps on 2 ranks, and on 4 (8) GPUs or more the reductions, the halo exchange by each
+# transport and the steps on 4 (8), with the strong scaling of a grid too large for one GPU from 2 GPUs up.
 #   Kokkos_ROOT=/path/to/kokkos-install scripts/gpu-bench.sh
 # Environment: EDDY_BENCH_N (size, default 512), EDDY_TILE_SWEEP ("128,2,1 256,1,1 ..." stencil tiles to compare),
 # EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256),
@@ -11,6 +12,7 @@
 # EDDY_PAIR_PLANES_SWEEP ("4 16": also run bench stencil, flow and step with each EDDY_PAIR_PLANES, the longest column
 # of the pair loops; the default runs come first), EDDY_NCCL_TESTS (the build directory of nccl-tests: on 2 GPUs and
 # more its all_reduce_perf times the same 8-byte allreduce beside eddy's, launched back to back and from CUDA graphs).
+# EDDY_LARGE_N (cells per axis of the strong-scaling grid run from 2 GPUs up, default twice EDDY_BENCH_N).
 # Writes logs to $EDDY_BENCH_OUT (default build/cuda/bench).
 set -uo pipefail
 : "${Kokkos_ROOT:?set Kokkos_ROOT to a Kokkos install with the CUDA backend}"
@@ -22,6 +24,7 @@ gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 out=${EDDY_BENCH_OUT:-build/cuda/bench}
 mkdir -p "$out"
 size=${EDDY_BENCH_N:-512}
+large=${EDDY_LARGE_N:-$((2 * size))}
 
 cmake --preset cuda-hopper -DKokkos_ROOT="$Kokkos_ROOT" -DEDDY_TEST_MAX_RANKS="$gpus" >"$out/configure.log" 2>&1 ||
   { tail -30 "$out/configure.log"; exit 1; }
@@ -71,7 +74,11 @@ if [[ $gpus -ge 2 ]]; then
   run halo2 mpirun_gpus 2 "$eddy" bench halo
   run halo2face mpirun_gpus 2 "$eddy" bench halo --n 512 --fields 1 --open
 fi
-[[ $gpus -ge 4 ]] && run reduce4 mpirun_gpus 4 "$eddy" bench reduce
+for g in 4 8; do
+  [[ $gpus -ge $g ]] || continue
+  run reduce$g mpirun_gpus $g "$eddy" bench reduce
+  run halo$g mpirun_gpus $g "$eddy" bench halo
+done
 run step1 "$eddy" bench step --n "$size" --kernel-times
 run step1_tight "$eddy" bench step --n "$size" --rtol 1e-6
 run step1_post "$eddy" bench step --n "$size" --pre-smooth 0 --post-smooth 2
@@ -89,11 +96,14 @@ if [[ $gpus -ge 2 ]]; then
   run step2strong mpirun_gpus 2 "$eddy" bench step --n "$size"
   run step2strong_no_gather mpirun_gpus 2 "$eddy" bench step --n "$size" --no-gather
   run step2weak_kernels mpirun_gpus 2 "$eddy" bench step --n "$size" --weak --kernel-times
+  run step2strong_large mpirun_gpus 2 "$eddy" bench step --n "$large"
 fi
-if [[ $gpus -ge 4 ]]; then
-  run step4weak mpirun_gpus 4 "$eddy" bench step --n "$size" --weak
-  run step4strong mpirun_gpus 4 "$eddy" bench step --n "$size"
-fi
+for g in 4 8; do
+  [[ $gpus -ge $g ]] || continue
+  run step${g}weak mpirun_gpus $g "$eddy" bench step --n "$size" --weak
+  run step${g}strong mpirun_gpus $g "$eddy" bench step --n "$size"
+  run step${g}strong_large mpirun_gpus $g "$eddy" bench step --n "$large"
+done
 
 # A whole run of the Taylor-Green deck to t = 20 (EDDY_WHOLE_RUN_N cells per axis, default 256; 0 skips it): its
 # steps include the turbulent flow, whose solves take more V-cycles than the early steps `bench step` times.
@@ -111,6 +121,7 @@ if [[ $gpus -ge 2 ]]; then
   sweep=${EDDY_SWEEP_N:-256}
   ranks=(1 2)
   [[ $gpus -ge 4 ]] && ranks+=(4)
+  [[ $gpus -ge 8 ]] && ranks+=(8)
   run scaling_weak python3 scripts/scaling.py weak --deck inputs/taylor_green3d_re1600.yaml --ranks "${ranks[@]}" \
     --cells-per-rank "$sweep" "$sweep" "$sweep" --eddy "$eddy" --launcher "$launcher" --out "$out/scaling-weak"
   run scaling_strong python3 scripts/scaling.py strong --deck inputs/taylor_green3d_re1600.yaml --ranks "${ranks[@]}" \
@@ -127,9 +138,10 @@ fi
 echo
 echo "== eddy on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus, $(date -u +%F)"
 for f in stencil flow torch poisson poisson_post poisson_v22 poisson_gs poisson_chebyshev poisson_jacobi reduce1 \
-  reduce2 nccl_tests2 nccl_tests2_graph reduce4 halo1 halo2 halo2face step1 step1_tight step1_post step1_v22 \
-  step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather step2weak_kernels step4weak \
-  step4strong poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
+  reduce2 nccl_tests2 nccl_tests2_graph reduce4 reduce8 halo1 halo2 halo2face halo4 halo8 step1 step1_tight \
+  step1_post step1_v22 step2weak step2weak_no_overlap step2weak_no_gather step2strong step2strong_no_gather \
+  step2weak_kernels step2strong_large step4weak step4strong step4strong_large step8weak step8strong \
+  step8strong_large poisson_small step1_small step1_tiny step1_ssp step1_ssp_small tg_whole tg_whole_dissipation \
   "${swept[@]}"; do
   [[ -s "$out/$f.log" ]] || continue
   echo "-- $f"

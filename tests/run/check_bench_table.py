@@ -2,8 +2,9 @@
 """Runs eddy's benchmarks on a tiny grid under the log names scripts/gpu-bench.sh gives them, then
 scripts/bench_table.py over those logs, and checks the table against the logs: every row read, the fractions and
 times as the benchmarks printed them, the scaling efficiencies from the step times, a missing log reported as not
-run, and a benchmark line renamed caught by --strict. With --max-ranks 4 it also runs the steps and the reduction on
-four ranks, whose rows the table adds only where their logs are present.
+run, and a benchmark line renamed caught by --strict. With --max-ranks 4 it also runs the steps, the reduction and the
+halo exchange on four ranks, and a larger grid's strong scaling from two ranks to four, whose rows the table adds only
+where their logs are present.
 Usage: check_bench_table.py --eddy EDDY --mpiexec "mpirun -np" --work DIR [--max-ranks 4]"""
 import argparse
 import re
@@ -20,7 +21,8 @@ ROWS = ["full 3D step", "small grid step", "V-cycle / solve to 1e-10", "residual
         "fused red-black sweep",
         "divergence / correction / diagnostics", "velocity stages 1 / 2 / 3", "memory", "weak scaling",
         "strong scaling", "allreduce of one value, 2 ranks"]
-FOUR_RANK_ROWS = ["weak scaling, 4 GPUs", "strong scaling, 4 GPUs", "allreduce of one value, 4 ranks"]
+FOUR_RANK_ROWS = ["weak scaling, 4 GPUs", "strong scaling, 4 GPUs", "strong scaling, large grid, 4 GPUs",
+                  "allreduce of one value, 4 ranks", "halo exchange by transport, 4 ranks"]
 
 
 def run_benchmarks(eddy, mpiexec, logs, four_ranks):
@@ -42,6 +44,9 @@ def run_benchmarks(eddy, mpiexec, logs, four_ranks):
         runs["step4weak"] = four + [eddy, "bench", "step", "--n", "16", "--weak"]
         runs["step4strong"] = four + [eddy, "bench", "step", "--n", "16"]
         runs["reduce4"] = four + [eddy, "bench", "reduce"]
+        runs["halo4"] = four + [eddy, "bench", "halo", "--n", "8", "--reps", "5"]
+        runs["step2strong_large"] = two + [eddy, "bench", "step", "--n", "32"]
+        runs["step4strong_large"] = four + [eddy, "bench", "step", "--n", "32"]
     for name, command in runs.items():
         result = subprocess.run(command, capture_output=True, text=True, timeout=240)
         if result.returncode != 0:
@@ -155,6 +160,18 @@ def main():
               f"strong scaling on 4: {one} / (4 x {strong4}) ms")
         check(rows.get("allreduce of one value, 4 ranks", "").rstrip().endswith("-"),
               f"no verdict for 4 ranks: {rows.get('allreduce of one value, 4 ranks')}")
+        check(">= 90%" in rows.get("weak scaling, 4 GPUs", "") and ">= 75%" in rows.get("strong scaling, 4 GPUs", ""),
+              f"the 4-GPU targets: {rows.get('weak scaling, 4 GPUs')} / {rows.get('strong scaling, 4 GPUs')}")
+        scaling_rows = ("weak scaling, 4 GPUs", "strong scaling, 4 GPUs")
+        check(all(rows.get(name, "").rstrip().endswith("-") for name in scaling_rows), "4-GPU scaling judged at 16^3")
+        two_large, four_large = step_ms(logs / "step2strong_large.log"), step_ms(logs / "step4strong_large.log")
+        check(f"{100 * 2 * two_large / (4 * four_large):.1f}% on 4 (32^3)" in
+              rows.get("strong scaling, large grid, 4 GPUs", ""),
+              f"the large grid's strong scaling from 2 ranks ({two_large} ms) to 4 ({four_large} ms): "
+              f"{rows.get('strong scaling, large grid, 4 GPUs')}")
+        exchange = re.search(r"exchange, mpi\s+([\d.]+)", (logs / "halo4.log").read_text()).group(1)
+        check(f"mpi {float(exchange):.1f} us" in rows.get("halo exchange by transport, 4 ranks", ""),
+              f"the halo exchange's {exchange} us by MPI: {rows.get('halo exchange by transport, 4 ranks')}")
     residual = kernel_fraction(logs / "stencil.log", "residual (production)")
     laplacian = kernel_fraction(logs / "stencil.log", "laplacian apply (production)")
     check(f"{float(residual):.2f} / {float(laplacian):.2f}" in rows.get("residual / Laplacian apply", ""),
