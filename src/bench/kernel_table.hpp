@@ -14,6 +14,7 @@ namespace eddy::bench {
 /// Values a kernel reads and writes per cell; a multigrid transfer reads or writes one coarse value per eight cells.
 struct Mix {
   double reads, writes;
+  /// Bytes a cell moves.
   double bytes() const { return sizeof(Real) * (reads + writes); }
   bool operator==(const Mix& other) const { return reads == other.reads && writes == other.writes; }
 };

@@ -20,6 +20,7 @@ class SourceMap {
   std::string where(const std::string& path) const;
   /// The one-line message for a problem with key `path`: "path (where): problem".
   std::string message(const std::string& path, const std::string& problem) const;
+  /// The deck's file name, as messages name it.
   const std::string& source() const { return source_; }
 
  private:

@@ -34,9 +34,13 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  /// The communicator of eddy's ranks.
   MPI_Comm comm() const { return comm_; }
+  /// This rank's index in comm().
   int rank() const { return rank_; }
+  /// The number of ranks in comm().
   int size() const { return size_; }
+  /// This rank's index among the ranks on its node.
   int local_rank() const { return local_rank_; }
   /// True when this build can use NCCL (Kokkos CUDA backend and NCCL found).
   static bool nccl_available();

@@ -39,11 +39,13 @@ class Reducer {
   /// Global minimum of one host value.
   Real min(Real value) const { return allreduce(std::array<Real, 1>{value}, ReduceOp::min)[0]; }
 
+  /// True when device values are reduced by NCCL on the device.
   bool uses_nccl() const { return use_nccl_; }
   /// True when allreduce() on device values waits on the host for the device and the other ranks (MPI, several).
   bool blocks_host() const { return !use_nccl_ && context_->size() > 1; }
   /// "nccl" or "mpi".
   std::string backend_name() const { return use_nccl_ ? "nccl" : "mpi"; }
+  /// The ranks it reduces over.
   Context& context() const { return *context_; }
 
  private:
