@@ -12,9 +12,9 @@ present (stepGweak.log, stepGstrong.log, reduceG.log, haloG.log for G GPUs): wea
 >= 85% on 8, strong scaling at >= 75% on 4, the allreduce and the halo exchange's transports side by side. The strong
 scaling of a grid too large for one GPU (stepGstrong_large.log, EDDY_LARGE_N cells per axis) is measured against its
 run on 2 GPUs (step2strong_large.log). The targets of the step, the solver and the scaling hold at 512^3 only (`-` at
-other sizes); the H100 has its own where the targets
-differ (--device, as nvidia-smi names the GPU). --strict exits non-zero when a log is present but lacks a line the
-table needs, so that a change to a benchmark's output cannot go unnoticed.
+other sizes); the H100 has its own where the targets differ (--device, as nvidia-smi names the GPU). --strict exits
+non-zero when a log is present but lacks a line the table needs, so that a change to a benchmark's output cannot go
+unnoticed.
 """
 import argparse
 import re
