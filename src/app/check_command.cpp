@@ -1,6 +1,6 @@
 #include "check_command.hpp"
 
-#include "config/global_grid.hpp"
+#include "grid/global_grid.hpp"
 #include "config/memory_estimate.hpp"
 #include "config/output_fields.hpp"
 #include "config/print.hpp"
@@ -42,7 +42,7 @@ std::string neighbour_line(const grid::Decomposition& d, int dims) {
 }
 
 std::string report(const config::Deck& deck, int ranks) {
-  const auto grid = config::global_grid(deck);
+  const auto grid = grid::global_grid(deck);
   const int dims = grid.dim;
   std::ostringstream out;
   out << "# eddy check: " << deck.source << " is valid. Resolved deck (defaults filled in):\n"

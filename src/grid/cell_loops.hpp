@@ -47,7 +47,7 @@ struct OwnedSpan {
 };
 
 /// The owned span of `s` (fields of that shape are unpadded, x fastest); the block must have fewer than 2^31 points.
-inline OwnedSpan owned_span(const fields::LocalShape& s) {
+inline OwnedSpan owned_span(const LocalShape& s) {
   const long long points = static_cast<long long>(s.extent(0)) * s.extent(1) * s.extent(2);
   require(points < std::numeric_limits<int>::max(),
           "a rank's block of " + std::to_string(points) + " points (ghosts included) is beyond 2^31: use more ranks");
@@ -81,7 +81,7 @@ void for_each_row(const char* label, Int3 lo, Int3 hi, const Body& body) {
 /// for 7-point stencils this ran at 0.80 of a same-run triad's bandwidth, against 0.63-0.71 for every 3D tiling
 /// (`eddy bench stencil`, H200). On CPUs by rows (for_each_row).
 template <class Body>
-void for_each_owned_cell(const char* label, const fields::LocalShape& s, const Body& body) {
+void for_each_owned_cell(const char* label, const LocalShape& s, const Body& body) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   const OwnedSpan span = owned_span(s);
   Kokkos::parallel_for(
@@ -123,7 +123,7 @@ using ReduceRange = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, Light
 /// Reduces body(i, j, k, value) over the owned cells of `s` into `result` (a Kokkos reducer), as for_each_owned_cell
 /// (on CPUs by rows).
 template <class Body, class Result>
-void reduce_over_owned_cells(const char* label, const fields::LocalShape& s, const Body& body, Result&& result) {
+void reduce_over_owned_cells(const char* label, const LocalShape& s, const Body& body, Result&& result) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   const OwnedSpan span = owned_span(s);
   using Value = typename std::decay_t<Result>::value_type;

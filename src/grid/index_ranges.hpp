@@ -1,6 +1,6 @@
 #pragma once
 // Named index ranges over a rank's fields, so kernels never spell out ghost offsets by hand.
-#include "fields/field.hpp"
+#include "grid/local_shape.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +29,7 @@ inline Kokkos::Array<int64_t, 3> stencil_tile() {
 }
 
 /// Owned cells (view indices), optionally widened by `grow` layers into the ghosts.
-inline Policy3 owned_cells(const fields::LocalShape& s, int grow = 0) {
+inline Policy3 owned_cells(const LocalShape& s, int grow = 0) {
   const int g = s.ghost;
   const Kokkos::Array<int64_t, 3> lo{g - grow, g - grow, g - grow};
   const Kokkos::Array<int64_t, 3> hi{g + s.cells[0] + grow, g + s.cells[1] + grow, g + s.cells[2] + grow};
@@ -37,7 +37,7 @@ inline Policy3 owned_cells(const fields::LocalShape& s, int grow = 0) {
 }
 
 /// All allocated points, ghosts included.
-inline Policy3 all_points(const fields::LocalShape& s) {
+inline Policy3 all_points(const LocalShape& s) {
   return Policy3({0, 0, 0}, {s.extent(0), s.extent(1), s.extent(2)}, stencil_tile());
 }
 

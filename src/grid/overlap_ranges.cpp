@@ -4,7 +4,7 @@
 
 namespace eddy::grid {
 
-OverlapRanges overlap_ranges(const Decomposition& decomp, const fields::LocalShape& shape, int width) {
+OverlapRanges overlap_ranges(const Decomposition& decomp, const LocalShape& shape, int width) {
   const int g = shape.ghost;
   Int3 owned_lo, owned_hi, inner_lo, inner_hi;
   for (int a = 0; a < 3; ++a) {

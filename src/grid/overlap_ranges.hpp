@@ -18,6 +18,6 @@ struct OverlapRanges {
 };
 
 /// Splits the owned cells into the interior and the shell for a halo exchange of `width` layers.
-OverlapRanges overlap_ranges(const Decomposition& decomp, const fields::LocalShape& shape, int width);
+OverlapRanges overlap_ranges(const Decomposition& decomp, const LocalShape& shape, int width);
 
 }  // namespace eddy::grid

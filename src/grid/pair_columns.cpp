@@ -6,7 +6,7 @@
 
 namespace eddy::grid {
 
-bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields) {
+bool fits_cell_pairs(const LocalShape& shape, std::initializer_list<Field> fields) {
   if (shape.extent(0) % 2 != 0) return false;
   for (const Field& f : fields) {
     if (f.data() == nullptr) continue;
@@ -99,7 +99,7 @@ void* pair_reduction_scratch(std::size_t bytes) {
   return scratch->data();
 }
 
-bool use_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields) {
+bool use_cell_pairs(const LocalShape& shape, std::initializer_list<Field> fields) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   return fits_cell_pairs(shape, fields);
 #else

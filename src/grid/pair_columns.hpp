@@ -6,7 +6,7 @@
 // same-run copy of pairs of values in this form, against 0.64-0.66 with one thread per cell (`eddy bench stencil`,
 // tests/perf/RESULTS.md).
 #include "core/error.hpp"
-#include "fields/field.hpp"
+#include "grid/local_shape.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -59,10 +59,10 @@ struct PairColumn {
 
 /// Whether `fields` (unallocated ones skipped) can be marched by pairs: rows of even length, and every field unpadded,
 /// of `shape` and aligned to pairs of values.
-bool fits_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
+bool fits_cell_pairs(const LocalShape& shape, std::initializer_list<Field> fields);
 
 /// fits_cell_pairs on GPU builds, where the pair loop is the faster form; false on CPUs.
-bool use_cell_pairs(const fields::LocalShape& shape, std::initializer_list<Field> fields);
+bool use_cell_pairs(const LocalShape& shape, std::initializer_list<Field> fields);
 
 /// The pair of values at flat offset `p` (even) of `f`.
 KOKKOS_FORCEINLINE_FUNCTION RealPair load_pair(const Real* f, int p) {

@@ -1,7 +1,7 @@
 #include "physics/scalar_initial.hpp"
 
 #include "grid/index_ranges.hpp"
-#include "time/initial_conditions.hpp"
+#include "core/counter_hash.hpp"
 
 namespace eddy::physics {
 
@@ -33,7 +33,7 @@ void set_initial_scalar(const config::ScalarConfig& scalar, const grid::Decompos
           const long long global =
               (static_cast<long long>(offset_z + k - ghost) * cells_y + (offset_y + j - ghost)) * cells_x +
               (offset_x + i - ghost);
-          value += amplitude * time::face_hash(global, seed, 3);
+          value += amplitude * face_hash(global, seed, 3);
         }
         f(i, j, k) = value;
       });

@@ -1,7 +1,7 @@
 #include "time/simulation.hpp"
 
 #include "boundary/velocity_boundary.hpp"
-#include "config/global_grid.hpp"
+#include "grid/global_grid.hpp"
 #include "core/error.hpp"
 #include "core/kernel_timer.hpp"
 #include "core/phase_timers.hpp"
@@ -68,7 +68,7 @@ struct Simulation::Impl {
       : deck(deck_in),
         context(context_in),
         options(options_in),
-        decomp(grid::decompose(config::global_grid(deck_in), context_in.comm(), deck_in.parallel.process_grid)),
+        decomp(grid::decompose(grid::global_grid(deck_in), context_in.comm(), deck_in.parallel.process_grid)),
         shape(fields::local_shape(decomp, 1)),
         grid(operators::make_staggered_grid(decomp, shape)),
         state(fields::FlowState::allocate(shape)),

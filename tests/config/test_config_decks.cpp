@@ -1,6 +1,6 @@
 // Every deck in inputs/ loads, validates and round-trips; defaults come from deck.hpp; derived values are right.
 #include "config/embedded_deck.hpp"
-#include "config/global_grid.hpp"
+#include "grid/global_grid.hpp"
 #include "config/load.hpp"
 #include "config/memory_estimate.hpp"
 #include "config/print.hpp"
@@ -95,14 +95,14 @@ TEST(ConfigDecks, TimeStepForms) {
 
 TEST(ConfigDecks, GlobalGridFollowsTheDeck) {
   const Deck channel = load(source_dir() + "/inputs/channel2d_poiseuille.yaml");
-  const auto grid = global_grid(channel);
+  const auto grid = grid::global_grid(channel);
   EXPECT_EQ(grid.dim, 2);
   EXPECT_EQ(grid.cells, (Int3{128, 32, 1}));
   EXPECT_DOUBLE_EQ(grid.spacing(0), 4.0 / 128);
   EXPECT_EQ(grid.periodic, (std::array<bool, 3>{false, false, true}));
   const Deck tgv = load(source_dir() + "/inputs/taylor_green3d_re1600.yaml");
-  EXPECT_EQ(global_grid(tgv).periodic, (std::array<bool, 3>{true, true, true}));
-  EXPECT_DOUBLE_EQ(global_grid(tgv).origin[2], -M_PI);
+  EXPECT_EQ(grid::global_grid(tgv).periodic, (std::array<bool, 3>{true, true, true}));
+  EXPECT_DOUBLE_EQ(grid::global_grid(tgv).origin[2], -M_PI);
 }
 
 TEST(ConfigDecks, MemoryEstimateCountsTheListedFields) {

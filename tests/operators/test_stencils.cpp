@@ -239,7 +239,7 @@ double energy_production(int dim) {
     auto h = Kokkos::create_mirror_view(f);
     for (int k = 0; k < b.shape.extent(2); ++k)
       for (int j = 0; j < b.shape.extent(1); ++j)
-        for (int i = 0; i < b.shape.extent(0); ++i) h(i, j, k) = eddy::time::face_hash(i + 100 * j + 10000 * k, 7, c);
+        for (int i = 0; i < b.shape.extent(0); ++i) h(i, j, k) = eddy::face_hash(i + 100 * j + 10000 * k, 7, c);
     Kokkos::deep_copy(f, h);
   };
   host_fill(potential.u, 0);
@@ -291,7 +291,7 @@ double advection_of_all_difference(int dim) {
     for (int k = 0; k < b.shape.extent(2); ++k)
       for (int j = 0; j < b.shape.extent(1); ++j)
         for (int i = 0; i < b.shape.extent(0); ++i)
-          h(i, j, k) = eddy::time::face_hash(i + 100 * j + 10000 * k, 11, c) - 0.5;
+          h(i, j, k) = eddy::face_hash(i + 100 * j + 10000 * k, 11, c) - 0.5;
     Kokkos::deep_copy(f, h);
     ++c;
   }

@@ -3,10 +3,10 @@
 #include "config/deck.hpp"
 #include "grid/grid.hpp"
 
-namespace eddy::config {
+namespace eddy::grid {
 
 /// The global grid of a deck: cells, extent, origin, an axis periodic where both its faces are (2D: one periodic z
 /// cell); throws eddy::Error where only one face of an axis is periodic.
-grid::GlobalGrid global_grid(const Deck& deck);
+GlobalGrid global_grid(const config::Deck& deck);
 
-}  // namespace eddy::config
+}  // namespace eddy::grid

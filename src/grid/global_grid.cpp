@@ -1,20 +1,20 @@
-#include "config/global_grid.hpp"
+#include "grid/global_grid.hpp"
 
 #include "core/error.hpp"
 
 #include <string>
 
-namespace eddy::config {
+namespace eddy::grid {
 
-grid::GlobalGrid global_grid(const Deck& deck) {
-  grid::GlobalGrid grid;
+GlobalGrid global_grid(const config::Deck& deck) {
+  GlobalGrid grid;
   grid.dim = deck.domain.dimensions;
   for (int a = 0; a < 3; ++a) {
     grid.cells[a] = deck.domain.cells[a];
     grid.length[a] = deck.domain.length[a];
     grid.origin[a] = deck.domain.origin[a];
-    const bool low = deck.boundary.face(a, 0).type == BoundaryType::periodic;
-    const bool high = deck.boundary.face(a, 1).type == BoundaryType::periodic;
+    const bool low = deck.boundary.face(a, 0).type == config::BoundaryType::periodic;
+    const bool high = deck.boundary.face(a, 1).type == config::BoundaryType::periodic;
     require(low == high, "boundary: axis " + std::string(1, "xyz"[a]) + " is periodic on one side only");
     grid.periodic[a] = low;
   }
@@ -25,4 +25,4 @@ grid::GlobalGrid global_grid(const Deck& deck) {
   return grid;
 }
 
-}  // namespace eddy::config
+}  // namespace eddy::grid
