@@ -1,12 +1,11 @@
 #include "version.hpp"
 
+#include "parallel/describe.hpp"
+
 #include <hdf5.h>
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
-#ifdef EDDY_HAVE_NCCL
-#include <nccl.h>
-#endif
 
 namespace eddy::app {
 namespace {
@@ -35,12 +34,7 @@ std::string version_report() {
   text += "Kokkos " + dotted_version(KOKKOS_VERSION) + " (execution space: " + Kokkos::DefaultExecutionSpace::name() +
           ", host: " + Kokkos::DefaultHostExecutionSpace::name() + ")\n";
   text += "MPI: " + mpi_library_line() + "\n";
-#ifdef EDDY_HAVE_NCCL
-  int nccl = 0;
-  text += "NCCL: " + (ncclGetVersion(&nccl) == ncclSuccess ? dotted_version(nccl) : std::string("unknown")) + "\n";
-#else
-  text += "NCCL: not built in\n";
-#endif
+  text += "NCCL: " + parallel::nccl_version() + "\n";
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);
 #ifdef EDDY_HDF5_PARALLEL

@@ -7,60 +7,14 @@
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
 #include "config/names.hpp"
+#include "device/device_info.hpp"
 #include "grid/index_ranges.hpp"
 #include "parallel/describe.hpp"
 #include "parallel/halo_exchange.hpp"
 
 #include <cstdio>
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#endif
-
 namespace eddy::bench {
-namespace {
-
-// Seconds for a copy-engine copy of `bytes` from this rank's GPU to the next visible GPU (median of `reps`), or a
-// negative value where there is no second GPU or no peer access.
-double peer_copy_seconds(long long bytes, int reps) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  int devices = 0, can = 0;
-  const int here = ExecSpace().cuda_device();
-  if (bytes <= 0 || cudaGetDeviceCount(&devices) != cudaSuccess || devices < 2) return -1;
-  const int there = (here + 1) % devices;
-  if (cudaDeviceCanAccessPeer(&can, here, there) != cudaSuccess || !can) return -1;
-  // Without peer access enabled the copy is staged through the host.
-  const cudaError_t enabled = cudaDeviceEnablePeerAccess(there, 0);
-  if (enabled == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();
-  if (enabled != cudaSuccess && enabled != cudaErrorPeerAccessAlreadyEnabled) return -1;
-  void *from = nullptr, *to = nullptr;
-  cudaStream_t stream = nullptr;
-  std::vector<double> seconds;
-  bool ok = cudaSetDevice(there) == cudaSuccess && cudaMalloc(&to, bytes) == cudaSuccess;
-  ok = cudaSetDevice(here) == cudaSuccess && ok && cudaMalloc(&from, bytes) == cudaSuccess &&
-       cudaStreamCreate(&stream) == cudaSuccess;
-  for (int r = -3; ok && r < reps; ++r) {
-    Kokkos::Timer timer;
-    ok = cudaMemcpyPeerAsync(to, there, from, here, bytes, stream) == cudaSuccess &&
-         cudaStreamSynchronize(stream) == cudaSuccess;
-    if (r >= 0) seconds.push_back(timer.seconds());
-  }
-  if (stream) (void)cudaStreamDestroy(stream);
-  (void)cudaFree(from);
-  (void)cudaSetDevice(there);
-  (void)cudaFree(to);
-  (void)cudaSetDevice(here);
-  if (!ok || seconds.empty()) return -1;
-  std::sort(seconds.begin(), seconds.end());
-  return seconds[seconds.size() / 2];
-#else
-  (void)bytes;
-  (void)reps;
-  return -1;
-#endif
-}
-
-}  // namespace
 
 int run_halo_bench(const std::vector<std::string>& args, parallel::Context& context) {
   const Options options(args, {{"n", "128"}, {"fields", "4"}, {"width", "1"}, {"reps", "50"}, {"open", "", true}},
@@ -117,7 +71,7 @@ int run_halo_bench(const std::vector<std::string>& args, parallel::Context& cont
   Buffer from("bench::copy_from", ghost_bytes / sizeof(Real)), to("bench::copy_to", ghost_bytes / sizeof(Real));
   const auto copy_times = time_reps(reps, 3, context.comm(), [&] { Kokkos::deep_copy(ExecSpace(), to, from); });
   const double copy = median_of_slowest(copy_times, context.comm());
-  const double peer_copy = context.rank() == 0 ? peer_copy_seconds(remote_bytes, reps) : -1;
+  const double peer_copy = context.rank() == 0 ? device::peer_copy_seconds(remote_bytes, reps) : -1;
 
   if (context.rank() == 0) {
     std::printf("halo exchange: %s\n", parallel::describe(context, decomp, "(each below)", "-").c_str());

@@ -4,7 +4,7 @@
 // reduction inside a multigrid cycle pays, the cycle being one graph); plus the host scalar sum.
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
-#include "core/launch_graph.hpp"
+#include "device/launch_graph.hpp"
 #include "parallel/reducer.hpp"
 
 #include <algorithm>
@@ -17,7 +17,7 @@ namespace {
 /// least once), one fence at the end (median of `trials`, slowest rank); 0 where no graph could be recorded.
 double in_graphs(const parallel::Reducer& reduce, Buffer buffer, int reps, int trials, MPI_Comm comm) {
   const int per_graph = std::min(reps, 100), graphs = std::max(1, reps / per_graph);
-  LaunchGraph graph(true);
+  device::LaunchGraph graph(true);
   const auto replay = [&] {
     for (int g = 0; g < graphs; ++g) {
       graph.run(buffer.data(), nullptr, 0, [&] {

@@ -133,6 +133,17 @@ struct ParallelConfig {
   bool operator==(const ParallelConfig&) const = default;
 };
 
+enum class Hdf5Writes { automatic, collective, token_passing };
+
+/// Machine-dependent choices that change speed, never results: the run's tuning plan (time/tuning_plan.hpp) starts
+/// from these, prints what it chose at start and records it in summary.json.
+struct TuningConfig {
+  int pair_planes = 8;  ///< longest column of cell pairs a GPU thread marches in the stencil loops (even, 2..1024)
+  Hdf5Writes hdf5_writes = Hdf5Writes::automatic;  ///< collective with parallel HDF5, else token passing
+
+  bool operator==(const TuningConfig&) const = default;
+};
+
 /// The whole resolved deck.
 struct Deck {
   std::string name = "eddy";  ///< case name used in logs and output file names
@@ -145,6 +156,7 @@ struct Deck {
   PoissonConfig pressure;
   OutputConfig output;
   ParallelConfig parallel;
+  TuningConfig tuning;
   std::vector<ScalarConfig> scalars;  ///< transported scalars (deck section `scalars`)
   std::vector<BodyConfig> bodies;     ///< immersed solid bodies (deck section `bodies`)
   std::string source;                 ///< where the deck came from (a path, or "<embedded default>")

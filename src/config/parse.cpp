@@ -26,6 +26,7 @@ class DeckReader : public YamlReader {
     read_pressure(section(root, "pressure"), deck.pressure);
     read_output(section(root, "output"), deck.output);
     read_parallel(section(root, "parallel"), deck.parallel);
+    read_tuning(section(root, "tuning"), deck.tuning);
     read_coupled_physics(*this, root, deck);  // physics.{rayleigh, prandtl, beta_g, ...}, scalars, bodies
     return deck;
   }
@@ -213,6 +214,16 @@ class DeckReader : public YamlReader {
       }
     }
     if (node["overlap"]) parallel.overlap = read_bool(node["overlap"], "parallel.overlap");
+  }
+
+  void read_tuning(const YAML::Node& node, TuningConfig& tuning) {
+    if (node["pair_planes"]) {
+      tuning.pair_planes = read_int(node["pair_planes"], "tuning.pair_planes");
+      if (tuning.pair_planes < 2 || tuning.pair_planes > 1024 || tuning.pair_planes % 2 != 0) {
+        fail("tuning.pair_planes", "got " + std::to_string(tuning.pair_planes) + "; allowed: an even number from 2 to 1024");
+      }
+    }
+    if (node["hdf5_writes"]) tuning.hdf5_writes = read_enum<Hdf5Writes>(node["hdf5_writes"], "tuning.hdf5_writes");
   }
 };
 

@@ -144,6 +144,9 @@ std::string to_yaml(const Deck& deck) {
       << "  halo_backend: " << to_string(parallel.halo_backend) << "\n"
       << "  reduction_backend: " << to_string(parallel.reduction_backend) << "\n"
       << "  overlap: " << boolean(parallel.overlap) << "\n";
+  out << "tuning:\n"
+      << "  pair_planes: " << deck.tuning.pair_planes << "\n"
+      << "  hdf5_writes: " << to_string(deck.tuning.hdf5_writes) << "\n";
   out << scalars_and_bodies_yaml(deck);
   return out.str();
 }

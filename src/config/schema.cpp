@@ -11,7 +11,7 @@ const std::vector<std::string>* section_keys(const std::string& path) {
   static const std::map<std::string, std::vector<std::string>> sections{
       {"",
        {"name", "domain", "physics", "boundary", "initial", "time", "numerics", "pressure", "output", "parallel",
-        "scalars", "bodies"}},
+        "tuning", "scalars", "bodies"}},
       {"domain", {"dimensions", "cells", "length", "origin"}},
       {"physics",
        {"viscosity", "reynolds", "density", "rayleigh", "prandtl", "beta_g", "reference_temperature", "gravity"}},
@@ -27,6 +27,7 @@ const std::vector<std::string>* section_keys(const std::string& path) {
        {"directory", "overwrite", "interval_steps", "interval_time", "fields", "checkpoint_interval_steps",
         "keep_checkpoints", "log_interval", "exact_phase_times"}},
       {"parallel", {"process_grid", "halo_backend", "reduction_backend", "overlap"}},
+      {"tuning", {"pair_planes", "hdf5_writes"}},
   };
   static const std::vector<std::string> face_keys{"type", "velocity", "profile", "kind"};
   if (auto found = sections.find(path); found != sections.end()) return &found->second;

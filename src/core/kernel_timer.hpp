@@ -3,7 +3,7 @@
 // through the Kokkos Tools callbacks. Each launch is fenced before and after, so a kernel's time is its own, as under
 // a profiler that serializes kernels: overlap between kernels, and of kernels with communication, is lost, and the
 // fences add their cost to the wall time. While a timer runs, launch graphs call their work directly
-// (core/launch_graph.hpp), so the kernels they hold are launched, and seen, one by one.
+// (device/launch_graph.hpp), so the kernels they hold are launched, and seen, one by one.
 #include <cstddef>
 #include <string>
 #include <vector>

@@ -1,74 +1,14 @@
 #include "core/phase_timers.hpp"
 
 #include "core/error.hpp"
-#include "core/launch_graph.hpp"
 
 #include <string>
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#endif
 
 namespace eddy {
 
-#if defined(KOKKOS_ENABLE_CUDA)
-namespace {
-
-void check_event_call(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw Error(std::string("phase timers: ") + what + ": " + cudaGetErrorString(status));
-}
-
-}  // namespace
-
-// A pool of CUDA events recorded on the compute stream, reused once every interval between them has been read.
-struct PhaseTimers::DeviceMarks {
-  std::vector<cudaEvent_t> events;
-  int used = 0;
-
-  DeviceMarks() = default;
-  DeviceMarks(const DeviceMarks&) = delete;
-  DeviceMarks& operator=(const DeviceMarks&) = delete;
-  // A destructor cannot report failures; the events hold no work once read.
-  ~DeviceMarks() {
-    for (cudaEvent_t event : events) (void)cudaEventDestroy(event);
-  }
-
-  /// Records the next mark on the compute stream and returns its index; -1 while the stream is captured into a graph.
-  int record() {
-    if (LaunchGraph::recording()) return -1;
-    if (used == static_cast<int>(events.size())) {
-      cudaEvent_t event = nullptr;
-      check_event_call(cudaEventCreate(&event), "cudaEventCreate");
-      events.push_back(event);
-    }
-    check_event_call(cudaEventRecord(events[used], ExecSpace().cuda_stream()), "cudaEventRecord");
-    return used++;
-  }
-  /// Seconds of the stream between two marks (both reached).
-  double seconds(int from, int to) const {
-    float ms = 0;
-    check_event_call(cudaEventElapsedTime(&ms, events[from], events[to]), "cudaEventElapsedTime");
-    return 1e-3 * ms;
-  }
-  /// Waits until the stream has reached every mark recorded so far.
-  void wait() const {
-    if (used > 0) check_event_call(cudaEventSynchronize(events[used - 1]), "cudaEventSynchronize");
-  }
-};
-#else
-// CPU builds time the host.
-struct PhaseTimers::DeviceMarks {
-  int used = 0;
-  int record() { return -1; }
-  double seconds(int, int) const { return 0; }
-  void wait() const {}
-};
-#endif
-
 PhaseTimers::PhaseTimers(bool exact) : exact_(exact) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  marks_ = std::make_unique<DeviceMarks>();
-#endif
+  if (device::StreamMarks::available()) marks_ = std::make_unique<device::StreamMarks>();
 }
 
 PhaseTimers::~PhaseTimers() = default;
@@ -111,7 +51,7 @@ void PhaseTimers::resolve() {
     }
     intervals_.clear();
   }
-  if (marks_ && active_ < 0) marks_->used = 0;  // an open scope may still hold a mark
+  if (marks_ && active_ < 0) marks_->reuse();  // an open scope may still hold a mark
   for (const DeferredMove& move : deferred_) {
     const double seconds = move.read();
     add(static_cast<Phase>(move.to), seconds);

@@ -17,6 +17,7 @@
 // Without exact timing (output.exact_phase_times: false) scopes read the host clock only: on GPUs a phase is then
 // charged the launch of its kernels, and their work falls to whichever later phase waits for the device.
 #include "core/profile_region.hpp"
+#include "device/stream_marks.hpp"
 #include "core/step_record.hpp"
 #include "core/types.hpp"
 
@@ -89,7 +90,6 @@ class PhaseTimers {
   void start_step();
 
  private:
-  struct DeviceMarks;  // CUDA events on the compute stream (GPU builds)
   struct Interval {    // a scope timed on the device
     int phase, enclosing, start_mark, end_mark;
   };
@@ -104,7 +104,7 @@ class PhaseTimers {
   int active_ = -1;  // the phase of the innermost open scope, -1 for none
   Seconds step_{};
   Seconds total_{};
-  std::unique_ptr<DeviceMarks> marks_;
+  std::unique_ptr<device::StreamMarks> marks_;  // the device clock of exact phases (CUDA builds)
   std::vector<Interval> intervals_;
   std::vector<DeferredMove> deferred_;
 };

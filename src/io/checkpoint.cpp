@@ -134,7 +134,7 @@ Checkpointer::Checkpointer(const config::Deck& deck, const grid::Decomposition& 
       context_(&context),
       directory_(run_dir / "checkpoints"),
       deck_text_(std::move(deck_text)),
-      mode_(default_write_mode()) {}
+      mode_(write_mode(deck.tuning.hdf5_writes)) {}
 
 std::filesystem::path Checkpointer::write(const fields::FlowState& state, double time, long long step, double dt,
                                           const std::vector<fields::NamedField>& scalars,

@@ -28,7 +28,7 @@ std::string FieldWriter::file_name(long long step) {
 
 FieldWriter::FieldWriter(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                          parallel::Context& context, const std::filesystem::path& run_dir, long long restart_step)
-    : decomp_(decomp), context_(&context), run_dir_(run_dir), mode_(default_write_mode()) {
+    : decomp_(decomp), context_(&context), run_dir_(run_dir), mode_(write_mode(deck.tuning.hdf5_writes)) {
   const auto allowed = config::allowed_output_fields(deck);
   for (const auto& name : deck.output.fields) {
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {

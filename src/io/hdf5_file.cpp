@@ -225,12 +225,15 @@ void require_room(const std::filesystem::path& path, MPI_Comm comm, const std::v
 
 }  // namespace
 
-WriteMode default_write_mode() {
+WriteMode write_mode(config::Hdf5Writes requested) {
+  if (requested == config::Hdf5Writes::token_passing) return WriteMode::token_passing;
 #ifdef EDDY_HDF5_PARALLEL
-  const char* force = std::getenv("EDDY_HDF5_TOKEN_PASSING");
-  if (force != nullptr && std::string(force) == "1") return WriteMode::token_passing;
   return WriteMode::collective;
 #else
+  if (requested == config::Hdf5Writes::collective) {
+    throw Error("tuning.hdf5_writes: got 'collective', but this eddy build has a serial HDF5; allowed here: auto, "
+                "token_passing");
+  }
   return WriteMode::token_passing;
 #endif
 }

@@ -1,12 +1,14 @@
 #pragma once
 // One HDF5 file holding global arrays of which every rank owns a block.
 //
-// Two ways to write it, chosen at run time (default_write_mode):
+// Two ways to write it, chosen by the deck (tuning.hdf5_writes, resolved by write_mode):
 //   collective     parallel HDF5 (MPI-IO): all ranks open the file together and write their hyperslabs in one
 //                  collective call; needs an HDF5 built with MPI (EDDY_HDF5_PARALLEL).
 //   token_passing  serial HDF5: rank 0 creates the file, datasets and attributes and writes its block; then each
 //                  rank in turn opens the file, writes its hyperslab, closes it and passes the token on.
 // Both give the same file: one dataset per array, so readers (ParaView, h5py, a restart) never see the rank count.
+#include "config/deck.hpp"
+
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -20,8 +22,9 @@ namespace eddy::io {
 
 enum class WriteMode { collective, token_passing };
 
-/// Collective when this build has parallel HDF5, unless EDDY_HDF5_TOKEN_PASSING=1 is set in the environment.
-WriteMode default_write_mode();
+/// The write mode for the deck's `requested` one (automatic: collective where this build has parallel HDF5); throws
+/// eddy::Error naming tuning.hdf5_writes where collective writes are asked of a serial HDF5.
+WriteMode write_mode(config::Hdf5Writes requested);
 
 /// An attribute value: a scalar, a string, or a small array.
 using AttributeValue =

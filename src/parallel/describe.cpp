@@ -1,5 +1,9 @@
 #include "parallel/describe.hpp"
 
+#ifdef EDDY_HAVE_NCCL
+#include <nccl.h>
+#endif
+
 namespace eddy::parallel {
 namespace {
 
@@ -8,7 +12,9 @@ std::string device_text() {
 #if defined(KOKKOS_ENABLE_CUDA)
   text += " (GPU " + std::to_string(ExecSpace().cuda_device()) + " on the reporting rank)";
 #else
-  text += " (" + std::to_string(ExecSpace().concurrency()) + " threads per rank)";
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible) {
+    text += " (" + std::to_string(ExecSpace().concurrency()) + " threads per rank)";
+  }
 #endif
   return text;
 }
@@ -21,6 +27,16 @@ std::string describe(const Context& context, const grid::Decomposition& decomp, 
   return std::to_string(context.size()) + (context.size() == 1 ? " rank" : " ranks") + " as " + std::to_string(d[0]) +
          "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]) + ", halo: " + halo_backend +
          ", reductions: " + reduction_backend + ", device: " + device_text();
+}
+
+std::string nccl_version() {
+#ifdef EDDY_HAVE_NCCL
+  int code = 0;
+  if (ncclGetVersion(&code) != ncclSuccess) return "unknown";
+  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
+#else
+  return "not built in";
+#endif
 }
 
 }  // namespace eddy::parallel

@@ -12,4 +12,7 @@ namespace eddy::parallel {
 std::string describe(const Context& context, const grid::Decomposition& decomp, const std::string& halo_backend,
                      const std::string& reduction_backend);
 
+/// The NCCL library's version ("2.21.5"), or "not built in" where this build has no NCCL.
+std::string nccl_version();
+
 }  // namespace eddy::parallel

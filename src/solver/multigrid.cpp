@@ -107,7 +107,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   }
   // A device bottom solve: the cycle is stream work only where its exchanges are too (exchanges_enqueue_only).
   const bool device_only = gathered_ ? gathered_->on_device() : dense_bottom_ && dense_bottom_->on_device();
-  graph_ = std::make_unique<LaunchGraph>(launch == CycleLaunch::automatic && device_only);
+  graph_ = std::make_unique<device::LaunchGraph>(launch == CycleLaunch::automatic && device_only);
 }
 
 Multigrid::~Multigrid() = default;

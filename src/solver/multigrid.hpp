@@ -21,8 +21,8 @@
 // pre-smoothing sweeps the twin holds the iterate, the correction is added there and post-smoothing carries it back;
 // a sweep runs in place (colour passes) only where the counts would leave it in the twin. On one GPU, and on several
 // whose exchanges go through peer links and whose bottom solve gathers through NCCL, a whole cycle is device work only
-// and replays as one CUDA graph (core/launch_graph.hpp).
-#include "core/launch_graph.hpp"
+// and replays as one CUDA graph (device/launch_graph.hpp).
+#include "device/launch_graph.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/coarse_solver.hpp"
 #include "solver/conjugate_gradient.hpp"
@@ -122,7 +122,7 @@ class Multigrid : public Preconditioner {
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;
   std::unique_ptr<ConjugateGradient> bottom_;
   std::unique_ptr<GatheredLevels> gathered_;
-  std::unique_ptr<LaunchGraph> graph_;
+  std::unique_ptr<device::LaunchGraph> graph_;
   CheckPartials check_partials_;  // restrict_top's partial sums, allocated on its first call (check_partial_count)
   config::PoissonConfig config_;
   bool symmetric_;

@@ -126,9 +126,10 @@ inline void fill_signature(fields::FlowState& state, const grid::Decomposition& 
   for (int q = 0; q < 4; ++q) fill_field_signature(fields[q], q, state.shape, decomp);
 }
 
-/// Makes the writers that follow use `mode` (io::default_write_mode reads it from the environment).
-inline void use_mode(io::WriteMode mode) {
-  setenv("EDDY_HDF5_TOKEN_PASSING", mode == io::WriteMode::token_passing ? "1" : "0", 1);
+/// Makes the writers built for `deck` use `mode` (tuning.hdf5_writes).
+inline void use_mode(config::Deck& deck, io::WriteMode mode) {
+  deck.tuning.hdf5_writes =
+      mode == io::WriteMode::token_passing ? config::Hdf5Writes::token_passing : config::Hdf5Writes::collective;
 }
 
 /// The write modes this build has: collective only with parallel HDF5.

@@ -113,10 +113,10 @@ SignedFields signed_fields(const Setup& s, const std::vector<std::string>& scala
 
 TEST(Checkpoint, RoundTripIsBitIdentical) {
   for (auto mode : io_test::modes()) {
-    io_test::use_mode(mode);
     parallel::Context context(MPI_COMM_WORLD);
     const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "roundtrip");
     auto s = make_setup(MPI_COMM_WORLD);
+    io_test::use_mode(s.deck, mode);
     const auto [state, scalars] = signed_fields(s, {"temperature", "dye"});
     io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "name: roundtrip\n");
     const auto path = checkpointer.write(state, 0.625, 42, 1.0 / 3.0, scalars);
@@ -187,13 +187,13 @@ TEST(Checkpoint, ReadOnOtherRankCount) {
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   const int writers = (world_size + 1) / 2;  // 1 -> 1, 2 -> 1, 4 -> 2
   for (auto mode : io_test::modes()) {
-    io_test::use_mode(mode);
     const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "ranks");
     MPI_Comm writer_comm = MPI_COMM_NULL;
     MPI_Comm_split(MPI_COMM_WORLD, world_rank < writers ? 0 : MPI_UNDEFINED, world_rank, &writer_comm);
     if (writer_comm != MPI_COMM_NULL) {
       parallel::Context context(writer_comm);
       auto s = make_setup(writer_comm);
+      io_test::use_mode(s.deck, mode);
       const auto [state, scalars] = signed_fields(s, {"temperature", "dye"});
       io::Checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck").write(state, 1.5, 7, 0.01, scalars);
       MPI_Comm_free(&writer_comm);
@@ -351,9 +351,9 @@ void check_write_without_room(const std::function<rlim_t(const std::filesystem::
                               const std::string& expected) {
   parallel::Context context(MPI_COMM_WORLD);
   for (auto mode : io_test::modes()) {
-    io_test::use_mode(mode);
     const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "out_of_room");
     auto s = make_setup(MPI_COMM_WORLD);
+    io_test::use_mode(s.deck, mode);
     const auto signed_state = signed_fields(s, {});
     io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
     const auto kept = checkpointer.write(signed_state.state, 1, 1, 0.1);

@@ -172,9 +172,9 @@ TEST(FieldOutput, FailedWriteLeavesNoPartialFile) {
 #endif
   parallel::Context context(MPI_COMM_WORLD);
   for (auto mode : io_test::modes()) {
-    io_test::use_mode(mode);
     const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "field_out_of_room");
-    const auto deck = io_test::make_deck(3, {8, 6, 4}, {1.0, 1.5, 2.0});
+    auto deck = io_test::make_deck(3, {8, 6, 4}, {1.0, 1.5, 2.0});
+    io_test::use_mode(deck, mode);
     const auto decomp = grid::decompose(io_test::grid_of(deck), MPI_COMM_WORLD);
     const auto shape = fields::local_shape(decomp, 1);
     const auto state = fields::FlowState::allocate(shape);

@@ -19,10 +19,10 @@ namespace {
 using namespace eddy;
 
 void write_sample(const std::filesystem::path& dir, int dimensions, io::WriteMode mode) {
-  io_test::use_mode(mode);
   parallel::Context context(MPI_COMM_WORLD);
   auto deck = dimensions == 3 ? io_test::make_deck(3, {8, 6, 4}, {1.0, 1.5, 2.0}, {0.5, -1.0, 0.25})
                               : io_test::make_deck(2, {16, 12, 1}, {2.0, 1.5, 0.125}, {-1.0, 0.5, 0.0});
+  io_test::use_mode(deck, mode);
   deck.output.directory = dir.string();
   deck.scalars = {config::ScalarConfig{}, config::ScalarConfig{}};
   deck.scalars[0].name = "temperature";
@@ -80,7 +80,7 @@ void write_sample(const std::filesystem::path& dir, int dimensions, io::WriteMod
 TEST(Sample, Write) {
   const char* dir = std::getenv("EDDY_IO_SAMPLE_DIR");
   if (dir == nullptr) GTEST_SKIP() << "EDDY_IO_SAMPLE_DIR is not set";
-  write_sample(std::filesystem::path(dir) / "sample2d", 2, io::default_write_mode());
+  write_sample(std::filesystem::path(dir) / "sample2d", 2, io_test::modes().front());
   write_sample(std::filesystem::path(dir) / "sample3d", 3, io::WriteMode::token_passing);
 }
 

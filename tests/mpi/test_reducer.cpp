@@ -2,7 +2,7 @@
 // result computed from every rank's known contribution, and gathers of device buffers in rank order; NCCL and MPI
 // compared where both exist.
 #include "core/error.hpp"
-#include "core/launch_graph.hpp"
+#include "device/launch_graph.hpp"
 #include "parallel/reducer.hpp"
 
 #include <gtest/gtest.h>
@@ -108,7 +108,7 @@ TEST(Reducer, DeviceReductionsReplayedFromALaunchGraphStayOrdered) {
     if (reduce.blocks_host()) continue;  // a host wait cannot be recorded
     eddy::Buffer value("value", 1);
     Kokkos::deep_copy(value, 1.0);
-    eddy::LaunchGraph graph(true);
+    eddy::device::LaunchGraph graph(true);
     Real expected = 1.0;
     for (int run = 0; run < 4; ++run) {  // the first runs directly, the second records, the rest replay
       graph.run(value.data(), nullptr, 0, [&] {

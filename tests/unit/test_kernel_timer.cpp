@@ -3,7 +3,8 @@
 #include "core/kernel_timer.hpp"
 
 #include "core/error.hpp"
-#include "core/launch_graph.hpp"
+#include "core/types.hpp"
+#include "device/launch_graph.hpp"
 
 #include <gtest/gtest.h>
 
@@ -93,7 +94,7 @@ TEST(KernelTimer, OneTimerAtATimeAndAFreshStartEachTime) {
 
 TEST(KernelTimer, LaunchGraphsLaunchTheirKernelsWhileTimed) {
   Kokkos::View<double*> a("kernel_timer::d", 256);
-  eddy::LaunchGraph graph(true);
+  eddy::device::LaunchGraph graph(true);
   // Direct on the first call, recorded on the second (on CUDA), then replayed; a timed call launches the kernel.
   for (int r = 0; r < 3; ++r) graph.run(a.data(), nullptr, 0, [&] { work("test::in_graph", a, 1); });
   Kokkos::fence();

@@ -3,14 +3,15 @@
 // kernels of a few microseconds each, so the host's launches, not the GPU, set its pace; recorded once, the whole
 // cycle goes to the GPU in one launch. Recording needs the call to enqueue only kernels and asynchronous copies on the
 // default execution space instance, with no host synchronisation, and to enqueue the same work every time for the
-// same key. Without CUDA, after a recording failed (a warning says why), or while kernels are timed one by one
-// (core/kernel_timer.hpp), the call runs as it is.
-#include "core/types.hpp"
+// same key. Without CUDA, after a recording failed (a warning says why), or while a Kokkos tool watches the kernels
+// (core/kernel_timer.hpp, a profiler), the call runs as it is.
 
+#include <cstddef>
+#include <Kokkos_Core.hpp>
 #include <functional>
 #include <vector>
 
-namespace eddy {
+namespace eddy::device {
 
 class LaunchGraph {
  public:
@@ -25,7 +26,7 @@ class LaunchGraph {
   void run(const void* first, const void* second, int variant, const std::function<void()>& enqueue);
   /// True while calls are recorded and replayed.
   bool active() const { return enabled_; }
-  /// True while some launch graph records the compute stream (nothing enqueued then runs until the graph is launched).
+  /// True while the compute stream is being captured into a graph (nothing enqueued then runs until it is launched).
   static bool recording();
 
  private:
@@ -43,4 +44,4 @@ class LaunchGraph {
   std::vector<Recording> recordings_;
 };
 
-}  // namespace eddy
+}  // namespace eddy::device
