@@ -57,12 +57,13 @@ int run_halo_bench(const std::vector<std::string>& args, parallel::Context& cont
   std::vector<Row> rows;
   long long ghost_bytes = 0, remote_bytes = 0;
   for (const auto backend : backends) {
-    parallel::HaloExchange halo(context, decomp, shape, fields, width, backend);
+    parallel::HaloExchange halo(context, decomp, shape, fields, width,
+                                parallel::choose_halo_transport(context, decomp, backend));
     const auto times = time_reps(reps, 3, context.comm(), [&] { halo.exchange(); });
-    rows.push_back({"exchange, " + halo.backend_name(), median_of_slowest(times, context.comm())});
+    rows.push_back({"exchange, " + parallel::to_string(halo.transport()), median_of_slowest(times, context.comm())});
     if (!halo.row_end_images().empty()) {  // as the velocity's after the kernels that write the rows' ends
       const auto by_rows = time_reps(reps, 3, context.comm(), [&] { halo.exchange_after_row_ends(); });
-      rows.push_back({"after row ends, " + halo.backend_name(), median_of_slowest(by_rows, context.comm())});
+      rows.push_back({"after row ends, " + parallel::to_string(halo.transport()), median_of_slowest(by_rows, context.comm())});
     }
     ghost_bytes = halo.ghost_bytes_per_exchange();
     remote_bytes = halo.bytes_per_exchange();

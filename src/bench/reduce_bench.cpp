@@ -46,7 +46,7 @@ int run_reduce_bench(const std::vector<std::string>& args, parallel::Context& co
     std::printf("  %-44s %12s\n", "what", "per call [us]");
   }
   for (auto backend : backends) {
-    parallel::Reducer reduce(context, backend);
+    parallel::Reducer reduce(context, parallel::choose_reduction_transport(backend));
     Buffer buffer("bench::reduce_values", values);
     Kokkos::deep_copy(buffer, 1.0);
     constexpr int trials = 7;
@@ -57,7 +57,7 @@ int run_reduce_bench(const std::vector<std::string>& args, parallel::Context& co
     const auto each = time_reps(reps, 10, context.comm(), [&] { reduce.allreduce(buffer, parallel::ReduceOp::max); });
     const double synced = median_of_slowest(each, context.comm());
     if (context.rank() == 0) {
-      const std::string name = reduce.backend_name();
+      const std::string name = parallel::to_string(reduce.transport());
       std::printf("  %-44s %12.2f\n", ("device buffer, " + name + ", back to back, one fence").c_str(),
                   back_to_back * 1e6);
       std::printf("  %-44s %12.2f\n", ("device buffer, " + name + ", fence after each").c_str(), synced * 1e6);
@@ -65,12 +65,12 @@ int run_reduce_bench(const std::vector<std::string>& args, parallel::Context& co
     if (reduce.uses_nccl()) {
       const double replayed = in_graphs(reduce, buffer, reps, trials, context.comm());
       if (replayed > 0 && context.rank() == 0) {
-        std::printf("  %-44s %12.2f\n", ("device buffer, " + reduce.backend_name() + ", in a CUDA graph").c_str(),
+        std::printf("  %-44s %12.2f\n", ("device buffer, " + parallel::to_string(reduce.transport()) + ", in a CUDA graph").c_str(),
                     replayed * 1e6);
       }
     }
   }
-  parallel::Reducer host_reduce(context, config::CommBackend::mpi);
+  parallel::Reducer host_reduce(context, parallel::Transport::mpi);
   Real sink = 0;
   const auto host = time_reps(reps, 10, context.comm(), [&] { sink += host_reduce.sum(1.0); });
   const double host_scalar = median_of_slowest(host, context.comm());

@@ -1,10 +1,13 @@
 #include "parallel/exchange_clock.hpp"
 
+#include "core/error.hpp"
+
 namespace eddy::parallel {
 
 ExchangeClock::ExchangeClock() : words_("halo::exchange_clock") {}
 
 ExchangeStamps ExchangeClock::stamps() {
+  require(measures(), "exchange clock: this build's device has no clock the exchange kernels can read");
   ++exchanges_;
   return {words_.data()};
 }

@@ -4,6 +4,8 @@
 // when its unpack kernel starts (after the stream waited for every neighbour's message), adds the time since: the
 // stretch of the compute stream that packs, sends and waits. Stamps come from the GPU's global nanosecond timer (a
 // steady host clock on CPUs) and are summed on the device; the host reads the sum where it waits for the device anyway.
+// A device backend without such a timer (not CUDA, not the host) cannot measure: measures() says so, stamps() refuses,
+// and run summaries report the exchanges as enqueued only instead of a time of 0.
 #include "core/types.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -18,7 +20,17 @@ inline unsigned long long host_clock_now() {
   return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(since).count());
 }
 
-/// Nanoseconds of a clock that reads alike on every thread of the device (and of the host on CPU builds).
+/// True where exchange_clock_now() reads a real clock on the device the kernels run on: CUDA, or the host.
+constexpr bool exchange_clock_measures() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return true;
+#else
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+#endif
+}
+
+/// Nanoseconds of a clock that reads alike on every thread of the device (and of the host on CPU builds); 0 where
+/// exchange_clock_measures() is false.
 KOKKOS_INLINE_FUNCTION unsigned long long exchange_clock_now() {
   unsigned long long ns = 0;
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -47,7 +59,9 @@ struct ExchangeStamps {
 class ExchangeClock {
  public:
   ExchangeClock();
-  /// What an exchange's kernels stamp; counts the exchange as timed.
+  /// True where this build's device can be clocked (exchange_clock_measures()).
+  static constexpr bool measures() { return exchange_clock_measures(); }
+  /// What an exchange's kernels stamp; counts the exchange as timed. Throws eddy::Error where measures() is false.
   ExchangeStamps stamps();
   /// True once an exchange was timed on it.
   bool timing() const { return exchanges_ > 0; }

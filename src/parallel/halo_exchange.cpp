@@ -294,7 +294,7 @@ void HaloExchange::rebind(std::vector<Field> fields) {
 }
 
 HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-                           std::vector<Field> fields, int width, config::CommBackend backend, int face_axis)
+                           std::vector<Field> fields, int width, Transport transport, int face_axis)
     : context_(&context),
       decomp_(decomp),
       shape_(shape),
@@ -312,7 +312,7 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
   }
   for (const auto& s : segments_) remote_count_ += s.local ? 0 : 1;
   comm_ = decomp_.comm != MPI_COMM_NULL ? decomp_.comm : context_->comm();
-  transport_ = choose_transport(backend);
+  transport_ = transport;
   if (transport_ == Transport::nccl) {
     context_->nccl_comm();
     queue_ = std::make_shared<DeviceQueue>();
@@ -334,38 +334,6 @@ HaloExchange::HaloExchange(Context& context, const grid::Decomposition& decomp, 
     staged_ = send_host_.data() != send_.data();
   }
   requests_.resize(2 * remote_count_, MPI_REQUEST_NULL);
-}
-
-HaloExchange::Transport HaloExchange::choose_transport(config::CommBackend requested) const {
-  const char* key = "parallel.halo_backend";
-  if (requested == config::CommBackend::peer) {
-    const std::string why = PeerLinks::unavailable_reason(comm_, segments_, remote_count_);
-    if (!why.empty()) {
-      throw Error(std::string(key) + ": 'peer' needs every neighbour on this node with a GPU in reach, but " + why +
-                  "; allowed here: auto, mpi" + (Context::nccl_available() ? ", nccl" : ""));
-    }
-    return Transport::peer;
-  }
-  if (!resolve_nccl(requested, key)) return Transport::mpi;
-  int ranks = 1;
-  MPI_Comm_size(comm_, &ranks);
-  const bool automatic = requested == config::CommBackend::automatic;
-  if (automatic && ranks > 1 && PeerLinks::unavailable_reason(comm_, segments_, remote_count_).empty()) {
-    return Transport::peer;
-  }
-  return Transport::nccl;
-}
-
-std::string HaloExchange::backend_name() const {
-  switch (transport_) {
-    case Transport::nccl:
-      return "nccl";
-    case Transport::peer:
-      return "peer";
-    case Transport::mpi:
-      break;
-  }
-  return "mpi";
 }
 
 RowEndImages HaloExchange::row_end_images() const {

@@ -2,9 +2,9 @@
 // Ghost-layer exchange between neighbouring ranks for a fixed set of fields, in one round of messages to every face,
 // edge and corner neighbour (26 in 3D, 8 in 2D), periodic wrap included, or to the two face neighbours along one axis
 // only (the ghosts a difference along that axis reads). begin() packs all fields with one kernel and
-// posts every message; finish() waits and unpacks with one kernel. Transports: MPI (CPUs), NCCL send/receive (GPUs),
-// and on GPUs of one node direct writes into the neighbour's receive buffer (parallel/peer_links.hpp), chosen
-// automatically where every neighbour is in reach. Between the two, kernels may update cells that
+// posts every message; finish() waits and unpacks with one kernel. Transports (parallel/transport.hpp, chosen once a
+// run): MPI (CPUs), NCCL send/receive (GPUs), and on GPUs of one node direct writes into the neighbour's receive
+// buffer (parallel/peer_links.hpp). Between the two, kernels may update cells that
 // read no ghost filled by another rank (grid/overlap_ranges.hpp names them).
 //
 // Where x is periodic and not split between ranks (one ghost layer), the exchange goes by whole rows: the y and z
@@ -14,13 +14,13 @@
 //
 // Ghosts beyond a physical boundary, including edges and corners that lie outside the global domain, are left as
 // they are: physical boundary conditions fill them, after the exchange, over the full extent of the other axes.
-#include "config/deck.hpp"
 #include "fields/field.hpp"
 #include "parallel/context.hpp"
 #include "parallel/exchange_clock.hpp"
 #include "parallel/halo_plan.hpp"
 #include "parallel/peer_links.hpp"
 #include "parallel/row_end_images.hpp"
+#include "parallel/transport.hpp"
 
 #include <memory>
 #include <string>
@@ -32,12 +32,12 @@ class HaloExchange {
  public:
   static constexpr int max_fields = 8;
 
-  /// Builds the exchange for `fields` (all of `shape`) with `width` <= shape.ghost layers; buffers are allocated here.
+  /// Builds the exchange for `fields` (all of `shape`) with `width` <= shape.ghost layers over `transport`; buffers are
+  /// allocated here.
   /// `face_axis` >= 0 keeps only the two ghost faces along that axis, without edges or corners: the ghosts that a
   /// difference of the fields along it reads at owned points (the normal velocity component's for a divergence).
   HaloExchange(Context& context, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-               std::vector<Field> fields, int width, config::CommBackend backend = config::CommBackend::automatic,
-               int face_axis = -1);
+               std::vector<Field> fields, int width, Transport transport, int face_axis = -1);
 
   /// Exchanges `fields` from now on instead of those it was built for (as many, of the same shape).
   void rebind(std::vector<Field> fields);
@@ -72,8 +72,8 @@ class HaloExchange {
   long long ghost_bytes_per_exchange() const;
   /// Ghost layers filled per side.
   int width() const { return width_; }
-  /// "mpi", "nccl" or "peer".
-  std::string backend_name() const;
+  /// The transport the exchange was built over.
+  Transport transport() const { return transport_; }
   /// True when exchange() waits on the host for the device and the neighbours (MPI messages to other ranks).
   bool blocks_host() const { return transport_ == Transport::mpi && remote_count_ > 0; }
   /// True when begin() and finish() only enqueue stream work on ExecSpace() (no messages, or the peer transport), so
@@ -81,10 +81,8 @@ class HaloExchange {
   bool enqueues_only() const { return remote_count_ == 0 || transport_ == Transport::peer; }
 
  private:
-  enum class Transport { mpi, nccl, peer };
   struct DeviceQueue;  // a CUDA stream beside the compute stream, for NCCL transfers or peer packs (GPU builds)
 
-  Transport choose_transport(config::CommBackend requested) const;
   void check_fields() const;
 
   ExecSpace side_space() const;  // the execution space instance on queue_'s stream

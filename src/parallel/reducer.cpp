@@ -34,18 +34,9 @@ ncclRedOp_t nccl_op(ReduceOp op) {
 
 }  // namespace
 
-bool resolve_nccl(config::CommBackend requested, const char* deck_key) {
-  if (requested == config::CommBackend::mpi) return false;
-  if (requested == config::CommBackend::nccl && !Context::nccl_available()) {
-    throw Error(std::string(deck_key) +
-                ": 'nccl' was requested but this eddy build has no NCCL (it needs Kokkos with CUDA and NCCL); "
-                "allowed here: auto, mpi");
-  }
-  return Context::nccl_available();
-}
-
-Reducer::Reducer(Context& context, config::CommBackend requested)
-    : context_(&context), use_nccl_(resolve_nccl(requested, "parallel.reduction_backend")) {
+Reducer::Reducer(Context& context, Transport transport) : context_(&context), use_nccl_(transport == Transport::nccl) {
+  require(transport != Transport::peer, "Reducer: the peer transport moves halo data only");
+  require(!use_nccl_ || Context::nccl_available(), "Reducer: NCCL asked of a build without it");
   if (use_nccl_) context_->nccl_comm();
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // Global reductions across ranks: sum, max or min of one or several values in one collective.
-// NCCL on device memory when available (no host synchronisation), MPI otherwise. The choice lives here only.
-#include "config/deck.hpp"
+// NCCL on device memory (no host synchronisation) or MPI, as the run's transport says (parallel/transport.hpp).
 #include "parallel/context.hpp"
+#include "parallel/transport.hpp"
 
 #include <array>
 #include <string>
@@ -13,8 +13,8 @@ enum class ReduceOp { sum, max, min };
 
 class Reducer {
  public:
-  /// Picks NCCL or MPI for `requested` (automatic: NCCL when the build has it); throws if NCCL is forced but absent.
-  Reducer(Context& context, config::CommBackend requested);
+  /// Reduces over `context`'s ranks by `transport` (mpi or nccl; choose_reduction_transport).
+  Reducer(Context& context, Transport transport);
 
   // NCCL: enqueued on the default execution space instance (ExecSpace()), ordered after earlier kernels and before
   // later ones; the host does not wait and the result stays on the device, so solvers can test convergence in a
@@ -43,8 +43,8 @@ class Reducer {
   bool uses_nccl() const { return use_nccl_; }
   /// True when allreduce() on device values waits on the host for the device and the other ranks (MPI, several).
   bool blocks_host() const { return !use_nccl_ && context_->size() > 1; }
-  /// "nccl" or "mpi".
-  std::string backend_name() const { return use_nccl_ ? "nccl" : "mpi"; }
+  /// The transport it reduces by.
+  Transport transport() const { return use_nccl_ ? Transport::nccl : Transport::mpi; }
   /// The ranks it reduces over.
   Context& context() const { return *context_; }
 
@@ -53,8 +53,5 @@ class Reducer {
   Context* context_;
   bool use_nccl_ = false;
 };
-
-/// True when NCCL should carry device traffic for `requested`; throws eddy::Error if NCCL is forced but absent.
-bool resolve_nccl(config::CommBackend requested, const char* deck_key);
 
 }  // namespace eddy::parallel

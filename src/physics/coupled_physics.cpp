@@ -8,8 +8,12 @@
 namespace eddy::physics {
 
 CoupledPhysics::CoupledPhysics(const config::Deck& deck, parallel::Context& context, const grid::Decomposition& decomp,
-                               const operators::StaggeredGrid& grid)
-    : deck_(deck), decomp_(decomp), grid_(grid), scalars_(deck, context, decomp, grid), bodies_(deck, decomp, grid) {
+                               const operators::StaggeredGrid& grid, parallel::Transport halo_transport)
+    : deck_(deck),
+      decomp_(decomp),
+      grid_(grid),
+      scalars_(deck, context, decomp, grid, halo_transport),
+      bodies_(deck, decomp, grid) {
   if (deck.physics.beta_g != 0) temperature_ = scalars_.index_of("temperature");
   for (const auto& body : deck.bodies) {
     references_.push_back(body_reference(body, deck));

@@ -30,9 +30,9 @@ struct BodyForce {
 
 class CoupledPhysics {
  public:
-  /// Sets up the scalars and bodies of the deck on this rank's block.
+  /// Sets up the scalars and bodies of the deck on this rank's block; the scalars' halo goes by `halo_transport`.
   CoupledPhysics(const config::Deck& deck, parallel::Context& context, const grid::Decomposition& decomp,
-                 const operators::StaggeredGrid& grid);
+                 const operators::StaggeredGrid& grid, parallel::Transport halo_transport);
 
   /// Initial scalar fields with valid ghosts.
   void initialise();

@@ -25,7 +25,8 @@ void scalar_rhs(const Field& c, const Field& rhs, const fields::FlowState& state
 }  // namespace
 
 ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& context,
-                                 const grid::Decomposition& decomp, const operators::StaggeredGrid& grid)
+                                 const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
+                                 parallel::Transport halo_transport)
     : grid_(grid), advection_(deck.numerics.advection), configs_(deck.scalars) {
   require(count() <= parallel::HaloExchange::max_fields,
           "scalars: at most " + std::to_string(parallel::HaloExchange::max_fields) + " scalars are supported");
@@ -36,8 +37,7 @@ ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& co
     boundaries_.emplace_back(scalar, decomp);
   }
   if (!values_.empty()) {
-    halo_ =
-        std::make_unique<parallel::HaloExchange>(context, decomp, grid.shape, values_, 1, deck.parallel.halo_backend);
+    halo_ = std::make_unique<parallel::HaloExchange>(context, decomp, grid.shape, values_, 1, halo_transport);
   }
 }
 

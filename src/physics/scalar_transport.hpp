@@ -17,9 +17,10 @@ namespace eddy::physics {
 
 class ScalarTransport {
  public:
-  /// Allocates one field per deck scalar (at most HaloExchange::max_fields) and builds their halo and boundaries.
+  /// Allocates one field per deck scalar (at most HaloExchange::max_fields) and builds their halo (over
+  /// `halo_transport`) and boundaries.
   ScalarTransport(const config::Deck& deck, parallel::Context& context, const grid::Decomposition& decomp,
-                  const operators::StaggeredGrid& grid);
+                  const operators::StaggeredGrid& grid, parallel::Transport halo_transport);
 
   /// Number of scalars.
   int count() const { return static_cast<int>(values_.size()); }

@@ -21,12 +21,6 @@ Projection::Projection(const config::Deck& deck, const grid::Decomposition& deco
   solver_ = solver::make_poisson_solver(deck.pressure, problem, context, reducer);
 }
 
-std::string Projection::choose_pair_columns(Field p) {
-  const auto choice =
-      solver::choose_pair_columns(rhs_, p, grid_.shape, solver::stencil_weights(grid_.spacing, grid_.three_d ? 3 : 2));
-  return choice ? choice->describe() : std::string();
-}
-
 void Projection::build_rhs(const fields::FlowState& state, Real weight) {
   operators::compute_divergence(state, rhs_, grid_, 1 / weight);
 }

@@ -39,11 +39,6 @@ class Projection {
   LocalDiagnostics correct_into(const fields::FlowState& state, const fields::FaceVector& out, Real weight,
                                 const parallel::RowEndImages& row_ends = {});
 
-  /// Chooses the pair loops' column length by timing the Laplacian of `p` into the right-hand side, which the next
-  /// build_rhs rewrites (solver/pair_column_choice.hpp); returns it in words for logs (empty where no loop runs by
-  /// pairs).
-  std::string choose_pair_columns(Field p);
-
   /// The solver's name for logs.
   std::string solver_name() const { return solver_->name(); }
   /// The solver's multigrid hierarchy in words (empty without one).

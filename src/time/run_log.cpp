@@ -14,7 +14,7 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
               g.periodic[1] ? 'y' : '-', g.periodic[2] ? 'z' : '-');
   std::printf("  decomposition %d ranks as %d x %d x %d, rank 0 block %d x %d x %d\n", decomp.size, decomp.dims[0],
               decomp.dims[1], decomp.dims[2], decomp.local_cells[0], decomp.local_cells[1], decomp.local_cells[2]);
-  std::printf("  backends      halo %s, reductions %s\n", setup.halo_backend.c_str(), setup.reduction_backend.c_str());
+  std::printf("  tuning plan   %s\n", setup.tuning_plan.c_str());
   std::printf("  flow          nu %.4g, %s advection, %s in time, %s dt\n", deck.physics.viscosity,
               deck.numerics.advection == config::AdvectionScheme::central ? "central" : "upwind",
               config::to_string(deck.time.scheme).c_str(), deck.time.adaptive ? "adaptive" : "fixed");
@@ -23,7 +23,6 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
     std::snprintf(intermediate, sizeof intermediate, " (earlier stages %.1e)", deck.pressure.intermediate_rtol);
   std::printf("  pressure      %s, rtol %.1e%s%s%s\n", setup.poisson_solver.c_str(), deck.pressure.rtol, intermediate,
               setup.poisson_hierarchy.empty() ? "" : "; ", setup.poisson_hierarchy.c_str());
-  if (!setup.pair_columns.empty()) std::printf("  pair loops    %s\n", setup.pair_columns.c_str());
   std::fflush(stdout);
 }
 

@@ -12,14 +12,12 @@ namespace eddy::time {
 
 /// What the startup block reports besides the deck and decomposition.
 struct SetupDescription {
-  std::string halo_backend;
-  std::string reduction_backend;
   std::string poisson_solver;
   std::string poisson_hierarchy;  ///< Multigrid::describe(), or empty
-  std::string pair_columns;       ///< Projection::choose_pair_columns(), or empty
+  std::string tuning_plan;        ///< TuningPlan::describe()
 };
 
-/// Prints grid, decomposition, communication backends and solver.
+/// Prints grid, decomposition, the tuning plan and the solver.
 void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, const SetupDescription& setup);
 
 /// Prints the diagnostics line of a step.

@@ -1,5 +1,6 @@
 #include "time/run_summary.hpp"
 
+#include "parallel/exchange_clock.hpp"
 #include "parallel/slowest_kernels.hpp"
 #include "time/scaling_verdict.hpp"
 
@@ -82,7 +83,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   const double poisson_communication = facts.poisson_halo_share + facts.poisson_reduction_share;
   // The solver's exchanges are measured where MPI blocks the host, or on the device clock with exact phase times; its
   // reductions where they go through MPI. NCCL reductions count by their enqueueing.
-  const bool halo_measured = local.halo_backend == "mpi" || local.exact_phase_times;
+  const bool halo_measured = local.halo_backend == "mpi" || (local.exact_phase_times && parallel::ExchangeClock::measures());
   const bool reductions_measured = local.reduction_backend != "nccl";
   const char* communication_timing = !halo_measured         ? "enqueue_only"
                                      : !reductions_measured ? "reductions_enqueue_only"
@@ -116,8 +117,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
       .set("poisson_solver", local.poisson_solver)
       .set("poisson_iterations_per_step", iterations_per_step)
       .set("device", device_text())
-      .set("pair_loops",
-           local.pair_columns.empty() ? std::string("none: no loop runs by cell pairs") : local.pair_columns)
+      .set("plan", local.plan)
       .set("stop_reason", local.stop_reason)
       .set("final_time", local.final_time)
       .set("final_step", local.final_step)

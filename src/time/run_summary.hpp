@@ -42,7 +42,7 @@ struct RunMeasurements {
   long long final_step = 0;
   bool exact_phase_times = true;     ///< the phase timers charged device work (output.exact_phase_times)
   long long poisson_iterations = 0;  ///< the pressure solver's iterations over those steps, every stage's solve
-  std::string pair_columns;          ///< the pair loops' column length (Projection::choose_pair_columns), or empty
+  io::JsonObject plan;               ///< the run's tuning plan (TuningPlan::json)
 };
 
 /// The summary, the same on every rank.

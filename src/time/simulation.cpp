@@ -26,6 +26,7 @@
 #include "time/run_summary.hpp"
 #include "time/state_copy.hpp"
 #include "time/time_step.hpp"
+#include "time/tuning_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -69,20 +70,20 @@ struct Simulation::Impl {
         context(context_in),
         options(options_in),
         decomp(grid::decompose(grid::global_grid(deck_in), context_in.comm(), deck_in.parallel.process_grid)),
+        plan(make_tuning_plan(deck_in, context_in, decomp)),
         shape(fields::local_shape(decomp, 1)),
         grid(operators::make_staggered_grid(decomp, shape)),
         state(fields::FlowState::allocate(shape)),
         last_good(fields::FlowState::allocate(shape)),
-        reducer(context_in, deck_in.parallel.reduction_backend),
-        halo(context_in, decomp, shape, velocity_fields(state, deck_in.domain.dimensions), 1,
-             deck_in.parallel.halo_backend),
+        reducer(context_in, plan.reductions),
+        halo(context_in, decomp, shape, velocity_fields(state, deck_in.domain.dimensions), 1, plan.halo),
         overlap(grid::overlap_ranges(decomp, shape, 1)),
-        overlap_halo(deck_in.parallel.overlap && halo.bytes_per_exchange() > 0),
+        overlap_halo(plan.overlap && halo.bytes_per_exchange() > 0),
         boundary(deck_in.boundary, decomp, shape),
         velocity_row_ends(velocity_row_ends_of(halo, boundary.corrected_boundaries())),
         timers(deck_in.output.exact_phase_times),
         projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
-        physics(deck_in, context_in, decomp, grid),
+        physics(deck_in, context_in, decomp, grid, plan.halo),
         momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency(),
                  velocity_row_ends),
         stages(stage_table(deck_in.time.scheme)),
@@ -94,7 +95,7 @@ struct Simulation::Impl {
       const std::vector<Field> velocity = velocity_fields(state, deck.domain.dimensions);
       for (int a = 0; a < static_cast<int>(velocity.size()); ++a) {
         stage_faces.push_back(std::make_unique<parallel::HaloExchange>(
-            context, decomp, shape, std::vector<Field>{velocity[a]}, 1, deck.parallel.halo_backend, a));
+            context, decomp, shape, std::vector<Field>{velocity[a]}, 1, plan.halo, a));
         if (overlap_halo) stage_faces.back()->pack_alongside();
       }
     }
@@ -460,6 +461,7 @@ struct Simulation::Impl {
   parallel::Context& context;
   RunOptions options;
   grid::Decomposition decomp;
+  TuningPlan plan;  // the machine-dependent choices, made once
   fields::LocalShape shape;
   operators::StaggeredGrid grid;
   fields::FlowState state;
@@ -499,17 +501,14 @@ struct Simulation::Impl {
   double kinetic_energy = 0, max_divergence = 0, velocity_rate = 0;
   std::optional<LocalDiagnostics> step_diagnostics;  // computed by the step's last correction (project())
   Real pressure_mean = 0;    // the mean the step's last solve left in the pressure, for PressureGuess::end_step
-  std::string pair_columns;  // the pair loops' column length in words (Projection::choose_pair_columns)
 };
 
 Simulation::Simulation(const config::Deck& deck, parallel::Context& context, const RunOptions& options)
     : impl_(std::make_unique<Impl>(deck, context, options)) {
   impl_->owner = this;
-  impl_->pair_columns = impl_->projection.choose_pair_columns(impl_->state.p);
   if (context.rank() == 0 && !options.quiet) {
     print_startup(impl_->deck, impl_->decomp,
-                  {impl_->halo.backend_name(), impl_->reducer.backend_name(), impl_->projection.solver_name(),
-                   impl_->projection.solver_hierarchy(), impl_->pair_columns});
+                  {impl_->projection.solver_name(), impl_->projection.solver_hierarchy(), impl_->plan.describe()});
   }
   impl_->initialise();
 }
@@ -585,15 +584,15 @@ int Simulation::run() {
                            s.step_count - first_step,
                            wall.seconds(),
                            phase_seconds,
-                           s.halo.backend_name(),
-                           s.reducer.backend_name(),
+                           parallel::to_string(s.plan.halo),
+                           parallel::to_string(s.plan.reductions),
                            s.projection.solver_name(),
                            stop_reason,
                            s.sim_time,
                            s.step_count,
                            s.timers.exact(),
                            0,
-                           s.pair_columns};
+                           s.plan.json()};
   for (const StepRecord& record : s.history) {
     if (record.step > first_step) measured.poisson_iterations += record.poisson_iterations;
   }
@@ -619,7 +618,7 @@ long long Simulation::step() const { return impl_->step_count; }
 const std::vector<StepRecord>& Simulation::history() const { return impl_->history; }
 const config::Deck& Simulation::deck() const { return impl_->deck; }
 const physics::CoupledPhysics& Simulation::physics() const { return impl_->physics; }
-const std::string& Simulation::pair_columns() const { return impl_->pair_columns; }
+const TuningPlan& Simulation::plan() const { return impl_->plan; }
 
 std::string Simulation::stage_tilings() const { return impl_->momentum.tiling_choice().describe(); }
 

@@ -5,6 +5,7 @@
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 #include "parallel/context.hpp"
+#include "time/tuning_plan.hpp"
 
 #include <functional>
 #include <memory>
@@ -73,8 +74,8 @@ class Simulation {
   const physics::CoupledPhysics& physics() const;
   /// The velocity stage's tiling per stage form, chosen by timing on GPUs (empty where the stage runs by points).
   std::string stage_tilings() const;
-  /// The pair loops' column length, chosen by timing on GPUs before the first step (empty on CPUs).
-  const std::string& pair_columns() const;
+  /// The machine-dependent choices this run made at setup (transports, loop forms, HDF5 writes).
+  const TuningPlan& plan() const;
 
  private:
   struct Impl;

@@ -185,7 +185,8 @@ void run_case(eddy::parallel::Context& context, const Case& c) {
   const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
   std::vector<Field> fields;
   for (int f = 0; f < c.field_count; ++f) fields.push_back(eddy::fields::make_field("f" + std::to_string(f), s));
-  eddy::parallel::HaloExchange halo(context, d, s, fields, c.width, c.backend);
+  eddy::parallel::HaloExchange halo(context, d, s, fields, c.width,
+                                    eddy::parallel::choose_halo_transport(context, d, c.backend));
   const Int3 everything_lo{0, 0, 0}, everything_hi{s.extent(0), s.extent(1), s.extent(2)};
   std::string first;
 
@@ -236,7 +237,8 @@ void run_face_case(eddy::parallel::Context& context, const Case& c, int axis) {
   const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
   std::vector<Field> fields;
   for (int f = 0; f < c.field_count; ++f) fields.push_back(eddy::fields::make_field("f" + std::to_string(f), s));
-  eddy::parallel::HaloExchange faces(context, d, s, fields, c.width, c.backend, axis);
+  eddy::parallel::HaloExchange faces(context, d, s, fields, c.width,
+                                     eddy::parallel::choose_halo_transport(context, d, c.backend), axis);
   fill(c, d, s, fields, 0, true);
   faces.exchange();
   std::string first;
@@ -354,7 +356,8 @@ void check_wraps_current_while_packs_wait(eddy::parallel::Context& context, cons
     fields.push_back(eddy::fields::make_field("f" + std::to_string(f), s));
     seen.push_back(eddy::fields::make_field("seen" + std::to_string(f), s));
   }
-  eddy::parallel::HaloExchange halo(context, d, s, fields, c.width, c.backend);
+  eddy::parallel::HaloExchange halo(context, d, s, fields, c.width,
+                                    eddy::parallel::choose_halo_transport(context, d, c.backend));
   halo.pack_alongside();
   fill(c, d, s, fields, 0, true);
   halo.begin();
@@ -406,7 +409,8 @@ TEST(HaloExchange, ClockHoldsTheWaitForLateNeighbours) {
     const eddy::fields::LocalShape s = eddy::fields::local_shape(d, c.ghost);
     std::vector<Field> fields{eddy::fields::make_field("f", s)};
     fill(c, d, s, fields, 0, true);
-    eddy::parallel::HaloExchange halo(context, d, s, fields, c.width, c.backend);
+    eddy::parallel::HaloExchange halo(context, d, s, fields, c.width,
+                                    eddy::parallel::choose_halo_transport(context, d, c.backend));
     eddy::parallel::ExchangeClock clock;
     halo.time_on(clock);
     EXPECT_EQ(halo.timed(), context.size() > 1) << c.text();
@@ -441,9 +445,10 @@ TEST(HaloExchange, RejectsWidthsItCannotServe) {
   auto d = eddy::grid::decompose(grid, context.comm(), {context.size(), 1, 1});
   const auto s = eddy::fields::local_shape(d, 2);
   auto field = eddy::fields::make_field("p", s);
-  EXPECT_THROW(eddy::parallel::HaloExchange(context, d, s, {field}, 3), eddy::Error);
-  EXPECT_THROW(eddy::parallel::HaloExchange(context, d, s, {field}, 0), eddy::Error);
-  eddy::parallel::HaloExchange halo(context, d, s, {field}, 2);
+  const auto transport = eddy::parallel::choose_halo_transport(context, d);
+  EXPECT_THROW(eddy::parallel::HaloExchange(context, d, s, {field}, 3, transport), eddy::Error);
+  EXPECT_THROW(eddy::parallel::HaloExchange(context, d, s, {field}, 0, transport), eddy::Error);
+  eddy::parallel::HaloExchange halo(context, d, s, {field}, 2, transport);
   EXPECT_THROW(halo.finish(), eddy::Error);
   halo.begin();
   EXPECT_THROW(halo.begin(), eddy::Error);

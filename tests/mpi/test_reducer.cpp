@@ -51,7 +51,7 @@ TEST(Reducer, HostValuesMatchSerialResult) {
   eddy::parallel::Context context;
   const int r = context.rank(), n = context.size();
   for (auto backend : backends()) {
-    eddy::parallel::Reducer reduce(context, backend);
+    eddy::parallel::Reducer reduce(context, eddy::parallel::choose_reduction_transport(backend));
     EXPECT_EQ(reduce.sum(contribution(r, 0)), serial(n, 0, ReduceOp::sum));
     EXPECT_EQ(reduce.max(contribution(r, 1)), serial(n, 1, ReduceOp::max));
     EXPECT_EQ(reduce.min(contribution(r, 2)), serial(n, 2, ReduceOp::min));
@@ -68,13 +68,13 @@ TEST(Reducer, DeviceBuffersMatchSerialResult) {
   const int r = context.rank(), n = context.size();
   constexpr int slots = 5;
   for (auto backend : backends()) {
-    eddy::parallel::Reducer reduce(context, backend);
+    eddy::parallel::Reducer reduce(context, eddy::parallel::choose_reduction_transport(backend));
     for (auto op : {ReduceOp::sum, ReduceOp::max, ReduceOp::min}) {
       eddy::Buffer values("values", slots);
       fill_contributions(values, r);  // a kernel: the reduction must be ordered after it
       reduce.allreduce(values, op);
       auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-      for (int i = 0; i < slots; ++i) EXPECT_EQ(host(i), serial(n, i, op)) << reduce.backend_name() << " slot " << i;
+      for (int i = 0; i < slots; ++i) EXPECT_EQ(host(i), serial(n, i, op)) << eddy::parallel::to_string(reduce.transport()) << " slot " << i;
     }
   }
 }
@@ -84,7 +84,7 @@ TEST(Reducer, BackToBackDeviceReductionsStayOrdered) {
   eddy::parallel::Context context;
   const int n = context.size();
   for (auto backend : backends()) {
-    eddy::parallel::Reducer reduce(context, backend);
+    eddy::parallel::Reducer reduce(context, eddy::parallel::choose_reduction_transport(backend));
     eddy::Buffer value("value", 1);
     Kokkos::deep_copy(value, 1.0);
     Real expected = 1.0;
@@ -94,7 +94,7 @@ TEST(Reducer, BackToBackDeviceReductionsStayOrdered) {
       expected = expected * n + 1.0;
     }
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), value);
-    EXPECT_EQ(host(0), expected) << reduce.backend_name();
+    EXPECT_EQ(host(0), expected) << eddy::parallel::to_string(reduce.transport());
   }
 }
 
@@ -104,7 +104,7 @@ TEST(Reducer, DeviceReductionsReplayedFromALaunchGraphStayOrdered) {
   eddy::parallel::Context context;
   const int n = context.size();
   for (auto backend : backends()) {
-    eddy::parallel::Reducer reduce(context, backend);
+    eddy::parallel::Reducer reduce(context, eddy::parallel::choose_reduction_transport(backend));
     if (reduce.blocks_host()) continue;  // a host wait cannot be recorded
     eddy::Buffer value("value", 1);
     Kokkos::deep_copy(value, 1.0);
@@ -120,9 +120,9 @@ TEST(Reducer, DeviceReductionsReplayedFromALaunchGraphStayOrdered) {
       for (int step = 0; step < 3; ++step) expected = expected * n + 1.0;
     }
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), value);
-    EXPECT_EQ(host(0), expected) << reduce.backend_name();
+    EXPECT_EQ(host(0), expected) << eddy::parallel::to_string(reduce.transport());
 #if defined(KOKKOS_ENABLE_CUDA)
-    EXPECT_TRUE(graph.active()) << reduce.backend_name() << ": recording the reductions failed";
+    EXPECT_TRUE(graph.active()) << eddy::parallel::to_string(reduce.transport()) << ": recording the reductions failed";
 #endif
   }
 }
@@ -133,17 +133,17 @@ TEST(Reducer, AllgatherPlacesEveryRanksValuesInRankOrder) {
   const int n = context.size();
   constexpr int slots = 3;
   for (auto backend : backends()) {
-    eddy::parallel::Reducer reduce(context, backend);
+    eddy::parallel::Reducer reduce(context, eddy::parallel::choose_reduction_transport(backend));
     eddy::Buffer mine("mine", slots), gathered("gathered", slots * n);
     fill_contributions(mine, context.rank());
     reduce.allgather(mine, gathered);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gathered);
     for (int r = 0; r < n; ++r) {
       for (int i = 0; i < slots; ++i) {
-        EXPECT_EQ(host(r * slots + i), contribution(r, i)) << reduce.backend_name() << " rank " << r << " slot " << i;
+        EXPECT_EQ(host(r * slots + i), contribution(r, i)) << eddy::parallel::to_string(reduce.transport()) << " rank " << r << " slot " << i;
       }
     }
     eddy::Buffer too_small("too_small", slots * n + 1);
-    EXPECT_THROW(reduce.allgather(mine, too_small), eddy::Error) << reduce.backend_name();
+    EXPECT_THROW(reduce.allgather(mine, too_small), eddy::Error) << eddy::parallel::to_string(reduce.transport());
   }
 }

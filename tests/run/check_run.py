@@ -82,14 +82,16 @@ def check_outputs(work):
                 "cell_updates_per_second", "cell_updates_per_second_per_rank", "phase_seconds", "phase_share",
                 "communication_share", "poisson_solve_share", "poisson_communication_share",
                 "poisson_communication_timing", "halo_backend", "reduction_backend", "device", "phase_timing",
-                "poisson_iterations_per_step", "pair_loops"]:
+                "poisson_iterations_per_step", "plan"]:
         check(key in summary, f"summary.json lacks {key}")
     check(summary.get("ranks") == 2 and summary.get("cells") == 256 and summary.get("steps") == 12,
           f"summary ranks/cells/steps {summary.get('ranks')} {summary.get('cells')} {summary.get('steps')}")
     check(summary.get("local_cells_max") == 128, f"local_cells_max {summary.get('local_cells_max')}")
     check(abs(sum(summary["phase_share"].values()) - 1) < 0.2, f"phase shares {summary['phase_share']}")
     check(summary["phase_timing"] == "exact", f"phase_timing {summary['phase_timing']} by default")
-    check(summary["pair_loops"].startswith(("columns of ", "none: ")), f"pair_loops {summary['pair_loops']}")
+    plan = summary["plan"]
+    check(plan.get("halo_transport") == summary["halo_backend"] and plan.get("pair_planes") == 8 and
+          plan.get("hdf5_writes") in ("collective", "token_passing") and plan.get("kernel_forms"), f"plan {plan}")
     check_communication_shares(summary)
     header = rows[0].split(",")
     iterations = [float(row.split(",")[header.index("poisson_iterations")]) for row in rows[1:]]
