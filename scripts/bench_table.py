@@ -293,10 +293,10 @@ def build_rows(logs, device):
     row("small grid step", ["step1_small"], small_step)
     row("V-cycle / solve to 1e-10", ["poisson"], multigrid)
     row("residual / Laplacian apply", ["stencil"],
-        kernels("stencil", ["residual (production)", "laplacian apply (production)"]))
+        kernels("stencil", ["residual (production)", "laplacian apply (pairs)"]))
     row("residual vs torch Jacobi sweep", ["stencil", "torch"],
         against_torch("residual (production)", ["jacobi sweep"]))
-    row("Laplacian vs torch", ["stencil", "torch"], against_torch("laplacian apply (production)", ["laplacian apply"]))
+    row("Laplacian vs torch", ["stencil", "torch"], against_torch("laplacian apply (pairs)", ["laplacian apply"]))
     row("red-black sweep vs torch", ["stencil", "torch"],
         against_torch("rbgs sweep, fused 64x8 phased (GPU)", TORCH_RED_BLACK))
     row("restriction / prolongation", ["stencil"],

@@ -13,6 +13,8 @@ struct LocalShape {
   Int3 cells{1, 1, 1};
   int ghost = 1;
   int row_padding = 0;
+  /// The longest column of cell pairs a GPU thread marches over this block (tuning.pair_planes; grid/pair_columns.hpp).
+  int pair_planes = 8;
 
   /// Allocated extent along an axis: ghosts included, and the padding along x.
   int extent(int axis) const { return cells[axis] + 2 * ghost + (axis == 0 ? row_padding : 0); }
@@ -20,10 +22,11 @@ struct LocalShape {
   long long allocated_points() const { return static_cast<long long>(extent(0)) * extent(1) * extent(2); }
 };
 
-/// The local shape of a decomposition with the given ghost width, rows padded to whole cache lines.
-inline LocalShape local_shape(const Decomposition& decomp, int ghost) {
+/// The local shape of a decomposition with the given ghost width, rows padded to whole cache lines, its pair loops
+/// marching columns of up to `pair_planes` planes.
+inline LocalShape local_shape(const Decomposition& decomp, int ghost, int pair_planes = 8) {
   const int row = decomp.local_cells[0] + 2 * ghost;
-  return {decomp.local_cells, ghost, padded_row_values(row) - row};
+  return {decomp.local_cells, ghost, padded_row_values(row) - row, pair_planes};
 }
 
 }  // namespace eddy::grid

@@ -1,7 +1,6 @@
 #include "grid/pair_columns.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 
 namespace eddy::grid {
@@ -23,38 +22,6 @@ long long resident_threads() {
   static const long long resident = ExecSpace().concurrency();
   return resident;
 }
-
-namespace {
-
-int chosen_column = 0;  // set_longest_column's length; 0 until it is called
-
-bool valid_column(long planes) { return planes >= 2 && planes <= 1024 && planes % 2 == 0; }
-
-}  // namespace
-
-int longest_column_from(const char* text) {
-  if (text == nullptr) return kPairPlanes;
-  char* end = nullptr;
-  const long planes = std::strtol(text, &end, 10);
-  require(end != text && *end == '\0' && valid_column(planes),
-          std::string("EDDY_PAIR_PLANES is '") + text + "': it must be an even number of planes from 2 to 1024");
-  return static_cast<int>(planes);
-}
-
-int configured_column() {
-  static const int configured = longest_column_from(std::getenv("EDDY_PAIR_PLANES"));
-  return configured;
-}
-
-int longest_column() { return chosen_column > 0 ? chosen_column : configured_column(); }
-
-void set_longest_column(int planes) {
-  require(valid_column(planes), "set_longest_column: " + std::to_string(planes) +
-                                    " planes: a column must hold an even number of planes from 2 to 1024");
-  chosen_column = planes;
-}
-
-int longest_reduction_column() { return std::min(2 * configured_column(), 1024); }
 
 int column_planes(int pairs, int rows, int planes, long long resident, int longest) {
   const long long per_plane = static_cast<long long>((pairs + kPairTile - 1) / kPairTile) * kPairTile *

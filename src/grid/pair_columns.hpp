@@ -2,9 +2,8 @@
 // The GPU loop of the bandwidth-bound stencils: each thread marches a column of aligned cell pairs (i, i + 1) up z,
 // keeping its z neighbours in registers; consecutive threads take a tile of kPairTile pairs by kPairRows rows of a
 // plane, one tile per block, so the x and y neighbours of a pair are values the tile's other threads have just loaded
-// (L1 hits). Loads and stores of a pair are one 16-byte access. On an H200 the Laplacian apply ran at 0.82-0.84 of a
-// same-run copy of pairs of values in this form, against 0.64-0.66 with one thread per cell (`eddy bench stencil`,
-// tests/perf/RESULTS.md).
+// (L1 hits). Loads and stores of a pair are one 16-byte access, which brought the stencils nearer their copy floors
+// than one thread per cell (`eddy bench stencil`, tests/perf/RESULTS.md).
 #include "core/error.hpp"
 #include "grid/local_shape.hpp"
 
@@ -22,34 +21,14 @@ constexpr int kPairTile = 32, kPairRows = 8, kPairPlanes = 8;
 /// The threads the device holds resident (ExecSpace().concurrency()).
 long long resident_threads();
 
-/// The longest column named by `text` (the environment variable EDDY_PAIR_PLANES): kPairPlanes where it is null, else
-/// its even number of planes (2 .. 1024); throws on anything else.
-int longest_column_from(const char* text);
-
-/// The column length set by EDDY_PAIR_PLANES (longest_column_from(getenv("EDDY_PAIR_PLANES")), read once), which
-/// the loops whose sums depend on their columns keep: the reductions and the restriction's partial sums, so that their
-/// sums add in the same order whatever length the other loops run at.
-int configured_column();
-
-/// The longest column a thread of a pair loop marches: the length set_longest_column() last set, else
-/// configured_column(). On an H200 columns of 16 or 32 planes ran the residual, the Laplacian, the divergence and the
-/// gradient correction 2-14% slower than 8, and 4 no faster; on an H100 columns of 4 ran the residual 6% and the
-/// Laplacian 9% faster than 8 (tests/perf/RESULTS.md), so a run chooses the length by timing
-/// (solver/pair_column_choice.hpp). The loops give the same values at every length.
-int longest_column();
-
-/// Sets the length longest_column() returns for the rest of the process: an even number of planes from 2 to 1024.
-void set_longest_column(int planes);
-
-/// The longest column of a reduction over pair columns: twice configured_column(), at most 1024 planes. With columns of
-/// 16 planes against 8 the flow diagnostics ran 3-4% faster on an H200, and the step's last correction with them 3%.
-int longest_reduction_column();
+/// The longest column of a reduction over pair columns of a block whose other pair loops march `pair_planes`: twice
+/// as many (at most 1024), which keeps a reduction's partial sums few (tests/perf/RESULTS.md).
+constexpr int reduction_planes(int pair_planes) { return 2 * pair_planes < 1024 ? 2 * pair_planes : 1024; }
 
 /// Planes per thread of a pair loop over `pairs` x `rows` x `planes`: `longest`, halved down to 2 while the loop would
 /// start fewer threads than `resident` (small multigrid levels: columns of eight planes left most of an H200 idle, each
 /// thread marching them one after the other). Always even.
-int column_planes(int pairs, int rows, int planes, long long resident = resident_threads(),
-                  int longest = longest_column());
+int column_planes(int pairs, int rows, int planes, long long resident, int longest);
 
 /// One thread's work: cells (i, i + 1) of row j (i even) for planes [k0, k1), and which of the two lie in the box.
 struct PairColumn {
@@ -80,9 +59,8 @@ KOKKOS_FORCEINLINE_FUNCTION void store_pair(Real* f, int p, const RealPair& valu
   }
 }
 
-// At 512^3 on an H200 the prolongation's in-place sum took 0.653 ms with the hint against 0.689-0.692 (0.79 against
-// 0.75 of the copy), while the Laplacian apply slowed from 0.587 to 0.633-0.639 ms and the other pair loops did not
-// change: each kernel earns the hint by measurement.
+// Each kernel earns the hint by measurement: it pays in the prolongation's in-place sum and slowed the Laplacian
+// (tests/perf/RESULTS.md).
 /// store_pair with an evict-first hint on CUDA devices.
 KOKKOS_FORCEINLINE_FUNCTION void store_pair_evict_first(Real* f, int p, const RealPair& value, bool first_in,
                                                         bool second_in) {
@@ -124,8 +102,7 @@ struct PairTiling {
 
 /// The tiling of [lo, hi) (no threads for an empty box), columns of column_planes(..., resident, longest) planes;
 /// throws when it needs 2^31 threads or more.
-PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long resident = resident_threads(),
-                       int longest = longest_column());
+PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long resident, int longest);
 
 /// The 1D policy of a pair loop: one tile of kPairTile x kPairRows threads per block, at least MinBlocks blocks
 /// resident per multiprocessor (0: as many as the registers allow).
@@ -134,9 +111,10 @@ using PairPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightW
                                        Kokkos::LaunchBounds<kPairTile * kPairRows, MinBlocks>>;
 
 /// Runs march(PairColumn) over the box [lo, hi) of view indices, a column of up to column_planes(..., longest) planes
-/// per thread, with at least MinBlocks blocks resident per multiprocessor. The caller checks fits_cell_pairs.
+/// per thread (the block's LocalShape::pair_planes), with at least MinBlocks blocks resident per multiprocessor. The
+/// caller checks fits_cell_pairs.
 template <int MinBlocks = 0, class March>
-void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& march, int longest = longest_column()) {
+void for_each_pair_column(const char* label, Int3 lo, Int3 hi, int longest, const March& march) {
   const PairTiling tiling = pair_tiling(label, lo, hi, resident_threads(), longest);
   if (tiling.threads == 0) return;
   Kokkos::parallel_for(
@@ -150,15 +128,15 @@ void for_each_pair_column(const char* label, Int3 lo, Int3 hi, const March& marc
 /// released when Kokkos finalizes).
 void* pair_reduction_scratch(std::size_t bytes);
 
-/// Reduces march(PairColumn, value) over the box [lo, hi) as for_each_pair_column, with columns of up to
-/// longest_reduction_column() planes, into `result` (a Kokkos reducer).
+/// Reduces march(PairColumn, value) over the box [lo, hi) as for_each_pair_column, with columns of up to `longest`
+/// planes (reduction_planes of the block's), into `result` (a Kokkos reducer).
 /// On GPUs one team per tile reduces its columns' values and writes the tile's, and a second pass reduces those: the
 /// teams start in the order of for_each_pair_column's blocks, so the tiles in flight are neighbours and share the rows
 /// between them in L2. A reduction over a range policy hands each block a run of consecutive tiles instead, so that
 /// the tiles in flight lie far apart.
 template <int MinBlocks = 0, class March, class Result>
-void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, const March& march, Result&& result) {
-  const PairTiling tiling = pair_tiling(label, lo, hi, resident_threads(), longest_reduction_column());
+void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, int longest, const March& march, Result&& result) {
+  const PairTiling tiling = pair_tiling(label, lo, hi, resident_threads(), longest);
   using Reducer = std::decay_t<Result>;
   using Value = typename Reducer::value_type;
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)

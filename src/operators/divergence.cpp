@@ -38,7 +38,7 @@ void divergence_columns(const fields::FlowState& state, const Field& out, const 
   Real* __restrict__ div = out.data();
   const Real ix = scale * grid.inv.x, iy = scale * grid.inv.y, iz = scale * grid.inv.z;
   grid::for_each_pair_column(
-      "flow::divergence_by_pairs", box.lo, box.hi, KOKKOS_LAMBDA(const grid::PairColumn& c) {
+      "flow::divergence_by_pairs", box.lo, box.hi, s.pair_planes, KOKKOS_LAMBDA(const grid::PairColumn& c) {
         const int column = c.i + sy * c.j;
         RealPair w_low{};  // the z-faces below the pair's cells
         if (HasZ) w_low = grid::load_pair(w, column + sz * (c.k0 - 1));
@@ -94,21 +94,6 @@ void compute_divergence_by_pairs(const fields::FlowState& state, const Field& ou
 void compute_divergence_by_pairs(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid,
                                  Real scale) {
   compute_divergence_by_pairs(state, out, grid, scale, owned_box(grid.shape));
-}
-
-Real local_max_abs_divergence(const fields::FlowState& state, const StaggeredGrid& grid) {
-  const Field u = state.u, v = state.v, w = state.w;
-  const InverseSpacing inv = grid.inv;
-  const bool three_d = grid.three_d;
-  Real result = 0;
-  grid::reduce_over_owned_cells(
-      "flow::max_divergence", grid.shape,
-      KOKKOS_LAMBDA(int i, int j, int k, Real& local) {
-        const Real d = Kokkos::fabs(divergence_at_center(u, v, w, i, j, k, inv, three_d));
-        if (d > local) local = d;
-      },
-      Kokkos::Max<Real>(result));
-  return result;
 }
 
 }  // namespace eddy::operators

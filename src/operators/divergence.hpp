@@ -21,7 +21,4 @@ void compute_divergence_by_pairs(const fields::FlowState& state, const Field& ou
 void compute_divergence_by_pairs(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid,
                                  Real scale, const grid::IndexBox& box);
 
-/// Largest |div(u)| over this rank's owned cells (no global reduction).
-Real local_max_abs_divergence(const fields::FlowState& state, const StaggeredGrid& grid);
-
 }  // namespace eddy::operators

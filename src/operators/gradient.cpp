@@ -32,12 +32,10 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
   const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
   const int east_wrap = boxes.east_wrap, period = boxes.period;
   // Each plane's faces are loaded while the plane below is corrected, so a thread's loads of the next plane are in
-  // flight across its stores. Held to four resident blocks per multiprocessor (64 registers): on an H200 at 512^3
-  // 2.182-2.184 ms against 2.30-2.33 for faces loaded at their own plane (five blocks, 48 registers); unbounded (76
-  // registers) no faster, at five blocks (spills) 2.60.
+  // flight across its stores. Held to four resident blocks per multiprocessor (64 registers): more registers ran no
+  // faster and five blocks spill (tests/perf/RESULTS.md).
   grid::for_each_pair_column<4>(
-      "projection::correct_velocity_by_pairs", boxes.lo, boxes.hi,
-      KOKKOS_LAMBDA(const grid::PairColumn& c) {
+      "projection::correct_velocity_by_pairs", boxes.lo, boxes.hi, longest, KOKKOS_LAMBDA(const grid::PairColumn& c) {
         const int column = c.i + sy * c.j;
         RealPair centre = grid::load_pair(p, column + sz * c.k0), above{}, w_face{};
         RealPair u_face = grid::load_pair(u, column + sz * c.k0), v_face = grid::load_pair(v, column + sz * c.k0);
@@ -72,8 +70,7 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
           u_face = u_next;
           v_face = v_next;
         }
-      },
-      longest);
+      });
 }
 
 }  // namespace
@@ -106,7 +103,7 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
       });
 }
 
-int longest_correction_column() { return std::max(grid::longest_column() / 2, 2); }
+int correction_planes(int pair_planes) { return std::max(pair_planes / 2, 2); }
 
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
@@ -116,6 +113,7 @@ void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const F
   require(pairs_take_row_ends(row_ends),
           "subtract_pressure_gradient_by_pairs: the high x ghost face would be the first of its pair (odd cells)");
   const CorrectionBoxes boxes = correction_boxes(grid, corrected, row_ends);
+  if (longest <= 0) longest = correction_planes(grid.shape.pair_planes);
   if (grid.three_d) {
     correction_columns<true>(state, phi, factor, grid, boxes, longest);
   } else {

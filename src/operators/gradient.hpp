@@ -17,16 +17,14 @@ void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
                                 const parallel::RowEndImages& row_ends = {});
 
-// Columns of 4 planes against 8 ran the correction 1.6-3.3% faster on an H200 and 1.9-2.0% on an H100 (`bench flow`,
-// tests/perf/RESULTS.md), while the other pair loops ran as fast or slower with 4 (grid/pair_columns.hpp).
-/// The longest column of planes the correction by pairs marches per thread: half of grid::longest_column(), at least 2.
-int longest_correction_column();
+// The correction ran faster on columns half as long as the other pair loops' (tests/perf/RESULTS.md).
+/// The longest column of planes the correction by pairs marches per thread: half of `pair_planes`, at least 2.
+int correction_planes(int pair_planes);
 
-/// subtract_pressure_gradient by columns of face pairs of up to `longest` planes on any backend; requires
-/// grid::fits_cell_pairs for the fields and, with `row_ends`, an even number of cells along x.
+/// subtract_pressure_gradient by columns of face pairs of up to `longest` planes (0: correction_planes of the block's)
+/// on any backend; requires grid::fits_cell_pairs for the fields and, with `row_ends`, an even number of cells along x.
 void subtract_pressure_gradient_by_pairs(const fields::FlowState& state, const Field& phi, Real factor,
                                          const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                         const parallel::RowEndImages& row_ends = {},
-                                         int longest = longest_correction_column());
+                                         const parallel::RowEndImages& row_ends = {}, int longest = 0);
 
 }  // namespace eddy::operators

@@ -1,8 +1,8 @@
 #pragma once
 // The explicit momentum tendency -div(u u_i) + nu Laplacian(u_i) of one component at its own face: the kernel that
-// stores it (operators/advection.cpp) and the one that applies it within a Runge-Kutta stage (time/momentum_stage.cpp)
-// evaluate the same expression. The fused stage (time/stage_point.hpp) evaluates the three components' at once, each
-// edge two of them share computed once (momentum_tendencies).
+// stores it (operators/advection.cpp) and the one that applies it within a Runge-Kutta stage
+// (operators/velocity_stage.hpp) evaluate the same expression. The velocity stage (operators/velocity_stage_point.hpp)
+// evaluates the three components' at once, each edge two of them share computed once (momentum_tendencies).
 #include "operators/advection_stencil.hpp"
 #include "operators/laplacian.hpp"
 

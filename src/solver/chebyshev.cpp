@@ -1,5 +1,7 @@
 #include "solver/chebyshev.hpp"
 
+#include "grid/cell_loops.hpp"
+
 #include <algorithm>
 
 namespace eddy::solver {
@@ -27,6 +29,22 @@ std::vector<ChebyshevSweep> chebyshev_sweeps(const EigenBand& band, int degree) 
     rho = next;
   }
   return sweeps;
+}
+
+void chebyshev_correct(Field x, Field d, Field r, const PoissonLevel& level, Real previous, Real residual) {
+  const Real scale = residual / level.weights().diagonal();
+  grid::for_each_owned_cell(
+      "poisson::chebyshev_correct", level.shape, KOKKOS_LAMBDA(int i, int j, int k) {
+        const Real step = previous * d(i, j, k) + scale * r(i, j, k);
+        d(i, j, k) = step;
+        x(i, j, k) += step;
+      });
+}
+
+void jacobi_correct(Field x, Field r, const PoissonLevel& level, Real weight) {
+  const Real scale = weight / level.weights().diagonal();
+  grid::for_each_owned_cell(
+      "poisson::jacobi_correct", level.shape, KOKKOS_LAMBDA(int i, int j, int k) { x(i, j, k) += scale * r(i, j, k); });
 }
 
 }  // namespace eddy::solver

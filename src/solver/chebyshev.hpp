@@ -7,7 +7,9 @@
 // The band: with the constant diagonal D of the 5-/7-point stencil, the eigenvalues of D^-1 L for a mode with angles
 // theta_a are sum_a w_a (1 - cos theta_a) / sum_a w_a (weights w_a = 1 / h_a^2), so they lie in (0, 2]. A mode the
 // coarse grid cannot represent has theta_a >= pi / 2 on at least one coarsened axis a, hence eigenvalue >= w_a / sum w.
-#include "core/types.hpp"
+//
+// Weighted Jacobi, x += weight D^-1 r, is the polynomial of degree one; both update every cell from a stored residual.
+#include "solver/poisson_level.hpp"
 
 #include <vector>
 
@@ -29,5 +31,11 @@ struct ChebyshevSweep {
 
 /// The sweeps of the degree-`degree` Chebyshev smoother for `band` (the first sweep has previous = 0).
 std::vector<ChebyshevSweep> chebyshev_sweeps(const EigenBand& band, int degree);
+
+/// d = previous * d + residual * r / diagonal, then x += d (one Chebyshev sweep from a stored residual r).
+void chebyshev_correct(Field x, Field d, Field r, const PoissonLevel& level, Real previous, Real residual);
+
+/// x += weight * r / diagonal (weighted Jacobi from a stored residual r).
+void jacobi_correct(Field x, Field r, const PoissonLevel& level, Real weight);
 
 }  // namespace eddy::solver

@@ -1,7 +1,9 @@
 #include "solver/conjugate_gradient.hpp"
 
 #include "core/profile_region.hpp"
-#include "solver/poisson_kernels.hpp"
+#include "solver/cg_updates.hpp"
+#include "solver/laplacian.hpp"
+#include "solver/level_sums.hpp"
 
 #include <cmath>
 #include <utility>
@@ -9,11 +11,11 @@
 namespace eddy::solver {
 
 ConjugateGradient::ConjugateGradient(const PoissonLevel& level, parallel::Context& context,
-                                     const parallel::Reducer& reducer, config::CommBackend halo_backend,
+                                     const parallel::Reducer& reducer, parallel::Transport halo_transport,
                                      bool preconditioned)
     : level_(level),
       reducer_(&reducer),
-      ghosts_(context, level, halo_backend),
+      ghosts_(context, level, halo_transport),
       r_(fields::make_field("cg::r", level.shape)),
       p_(fields::make_field("cg::p", level.shape)),
       q_(fields::make_field("cg::q", level.shape)),

@@ -29,7 +29,7 @@ class ConjugateGradient {
  public:
   /// Work fields for `level`; `preconditioned` allocates the extra field z.
   ConjugateGradient(const PoissonLevel& level, parallel::Context& context, const parallel::Reducer& reducer,
-                    config::CommBackend halo_backend, bool preconditioned);
+                    parallel::Transport halo_transport, bool preconditioned);
   /// Solves L(x) = b starting from x; returns with the ghosts of x valid.
   PoissonStats solve(Field x, Field b, const StopCriteria& stop, const SolveRequest& request = {},
                      Preconditioner* preconditioner = nullptr);

@@ -61,11 +61,11 @@ GatheredLevels::GatheredLevels(const PoissonLevel& level, const parallel::Reduce
   Kokkos::deep_copy(blocks_, blocks);
 
   whole_.decomp = grid::plan_decomposition(level.decomp.global, 1, 0);
-  whole_.shape = fields::local_shape(whole_.decomp, level.shape.ghost);
+  whole_.shape = fields::local_shape(whole_.decomp, level.shape.ghost, level.shape.pair_planes);
   alone_ = std::make_unique<parallel::Context>(MPI_COMM_SELF);
-  alone_reducer_ = std::make_unique<parallel::Reducer>(*alone_, config::CommBackend::mpi);
+  alone_reducer_ = std::make_unique<parallel::Reducer>(*alone_, parallel::Transport::mpi);
   // Launched kernel by kernel: where the cycle above is a CUDA graph, these kernels are recorded into it.
-  cycles_ = std::make_unique<Multigrid>(whole_, *alone_, *alone_reducer_, config, config::CommBackend::mpi, symmetric,
+  cycles_ = std::make_unique<Multigrid>(whole_, *alone_, *alone_reducer_, config, parallel::Transport::mpi, symmetric,
                                         sweeps, CycleLaunch::kernel_by_kernel);
   whole_x_ = fields::make_field("gathered::x", whole_.shape);
   whole_b_ = fields::make_field("gathered::b", whole_.shape);

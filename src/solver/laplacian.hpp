@@ -1,9 +1,19 @@
 #pragma once
-// The cell-centred 5-point (2D) / 7-point (3D) Laplacian as a tiny inline stencil, shared by every Poisson kernel,
-// and a whole-field apply for the flow solver and the tests.
+// The cell-centred 5-point (2D) / 7-point (3D) Laplacian: its stencil as tiny inline functions shared by every Poisson
+// kernel, and the residual r = b - L(x) on the owned cells of a level. The residual has two forms with the same
+// arithmetic per cell: by cells (any backend, any block) and, on GPUs where it fits, by columns of cell pairs two rows
+// at a time (laplacian_by_pairs), whose threads share their neighbours' loads.
 #include "fields/field.hpp"
 
+#include <initializer_list>
+
+namespace eddy::parallel {
+class Reducer;
+}  // namespace eddy::parallel
+
 namespace eddy::solver {
+
+struct PoissonLevel;
 
 /// 1 / h^2 per axis; z is zero in 2D, where the z term of the stencil vanishes.
 struct StencilWeights {
@@ -32,13 +42,24 @@ KOKKOS_INLINE_FUNCTION Real laplacian_at(const PhiField& phi, int i, int j, int 
   return laplacian_neighbours(phi, i, j, k, w) + w.diagonal() * phi(i, j, k);
 }
 
-/// out = L(phi), or out = rhs - L(phi) where `rhs` is allocated, on the owned cells of `shape`, each thread marching
-/// a column of aligned cell pairs up z (grid/pair_columns.hpp), in 3D of two rows where the row count is even;
-/// requires grid::fits_cell_pairs. apply_laplacian and residual take it on GPUs wherever it fits
-/// (grid::use_cell_pairs).
-void laplacian_by_pairs(Field out, Field phi, Field rhs, const fields::LocalShape& shape, const StencilWeights& w);
+/// r = b - L(x) on the owned cells: by pairs on GPUs wherever fits_laplacian_pairs holds, else by cells.
+void residual(Field r, Field x, Field b, const PoissonLevel& level);
 
-/// out = L(phi) on the owned cells of `shape`; the ghosts of `phi` must be valid (halo exchange + pressure ghosts).
-void apply_laplacian(Field out, Field phi, const fields::LocalShape& shape, const Real3& spacing, int dimensions);
+/// r = b - shift - L(x) on the owned cells; sums = global {|r|^2, |b - shift|^2}.
+void residual_with_norms(Field r, Field x, Field b, Real shift, const PoissonLevel& level, Buffer sums,
+                         const parallel::Reducer& reducer);
+
+/// sums = ResidualSums of (x, b) over all ranks (solver/level_sums.hpp), the residual not stored.
+void residual_sums(Field x, Field b, const PoissonLevel& level, Buffer sums, const parallel::Reducer& reducer);
+
+/// Whether laplacian_by_pairs takes `fields` (unallocated ones skipped) on `shape`: a 3D stencil, an even number of
+/// rows, and rows of aligned pairs (grid::fits_cell_pairs).
+bool fits_laplacian_pairs(const fields::LocalShape& shape, const StencilWeights& w,
+                          std::initializer_list<Field> fields);
+
+/// out = rhs - L(phi), or L(phi) where `rhs` is unallocated, on the owned cells of `shape`, each thread marching two
+/// rows of aligned cell pairs up z (grid/pair_columns.hpp); ghosts of `out` are left alone. Any backend; requires
+/// fits_laplacian_pairs.
+void laplacian_by_pairs(Field out, Field phi, Field rhs, const fields::LocalShape& shape, const StencilWeights& w);
 
 }  // namespace eddy::solver

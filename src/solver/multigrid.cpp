@@ -4,8 +4,10 @@
 #include "core/profile_region.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/gathered_levels.hpp"
-#include "solver/poisson_kernels.hpp"
+#include "solver/laplacian.hpp"
+#include "solver/prolongation.hpp"
 #include "solver/red_black.hpp"
+#include "solver/restriction.hpp"
 
 #include <algorithm>
 
@@ -49,7 +51,7 @@ CoarseVisits coarse_visits(config::CycleType type) {
 }  // namespace
 
 Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
-                     const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric,
+                     const config::PoissonConfig& config, parallel::Transport halo_transport, bool symmetric,
                      SweepForm sweeps, CycleLaunch launch)
     : config_(config), symmetric_(symmetric) {
   if (symmetric_) config_.post_smooth = config_.pre_smooth;
@@ -69,7 +71,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   while (true) {
     Level level;
     level.geometry = geometry;
-    level.ghosts = std::make_unique<GhostFiller>(context, geometry, halo_backend, true);
+    level.ghosts = std::make_unique<GhostFiller>(context, geometry, halo_transport, true);
     const bool top_level = levels_.empty();
     const bool bottom_here = geometry.global_cells() <= bottom_cells && DenseCoarseSolver::fits(geometry);
     gathered = !top_level && !bottom_here && ranks > 1 && config.gather_coarse_levels &&
@@ -103,7 +105,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   } else if (DenseCoarseSolver::fits(bottom)) {
     dense_bottom_ = std::make_unique<DenseCoarseSolver>(bottom, reducer);
   } else {
-    bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_backend, false);
+    bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_transport, false);
   }
   // A device bottom solve: the cycle is stream work only where its exchanges are too (exchanges_enqueue_only).
   const bool device_only = gathered_ ? gathered_->on_device() : dense_bottom_ && dense_bottom_->on_device();

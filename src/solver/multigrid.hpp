@@ -26,7 +26,7 @@
 #include "solver/chebyshev.hpp"
 #include "solver/coarse_solver.hpp"
 #include "solver/conjugate_gradient.hpp"
-#include "solver/poisson_kernels.hpp"
+#include "solver/restriction.hpp"
 
 #include <memory>
 #include <string>
@@ -50,10 +50,9 @@ class Multigrid : public Preconditioner {
  public:
   /// Builds the hierarchy under `top` (coarsening rule: see coarsening_factor). `symmetric` makes post-smoothing the
   /// adjoint of pre-smoothing (colours in reverse order, as many sweeps); otherwise both sweep red then black, which
-  /// converges faster (3D, 32^3, V(2,2): about 0.10 per cycle against 0.17; as the flexible-CG preconditioner 7
-  /// iterations to 1e-10 against 8).
+  /// converges faster, alone and as the flexible-CG preconditioner.
   Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
-            const config::PoissonConfig& config, config::CommBackend halo_backend, bool symmetric = false,
+            const config::PoissonConfig& config, parallel::Transport halo_transport, bool symmetric = false,
             SweepForm sweeps = SweepForm::automatic, CycleLaunch launch = CycleLaunch::automatic);
   ~Multigrid() override;
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
@@ -77,8 +76,8 @@ class Multigrid : public Preconditioner {
   /// much as sweeping a few hundred cells (MPI on CPUs).
   static constexpr long long gather_cells = 512;
   /// The same where the gather is GPU work (NCCL): a kernel over 64^3 cells takes little more than its launch latency,
-  /// and each exchange is a wait for the neighbour GPU between two such kernels (64^3 against 32^3 on two H100: the
-  /// step 1.5-5% faster at 256^3 and 0.5-1% at 512^3).
+  /// and each exchange is a wait for the neighbour GPU between two such kernels (tests/perf/RESULTS.md compares 64^3
+  /// with 32^3).
   static constexpr long long device_gather_cells = 262144;
   /// Most cells of a gathered level over all ranks (8 MB a field on every rank).
   static constexpr long long max_gathered_cells = 1 << 20;

@@ -37,13 +37,13 @@ PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor) {
     coarse.decomp.offset[a] /= factor[a];
     coarse.spacing[a] *= factor[a];
   }
-  coarse.shape = fields::local_shape(coarse.decomp, 1);
+  coarse.shape = fields::local_shape(coarse.decomp, 1, fine.shape.pair_planes);
   return coarse;
 }
 
-GhostFiller::GhostFiller(parallel::Context& context, const PoissonLevel& level, config::CommBackend backend,
+GhostFiller::GhostFiller(parallel::Context& context, const PoissonLevel& level, parallel::Transport transport,
                          bool in_plane)
-    : context_(&context), level_(level), exchanged_(level.decomp), backend_(backend) {
+    : context_(&context), level_(level), exchanged_(level.decomp), transport_(transport) {
   if (in_plane && level.decomp.global.dim == 2) exchanged_.global.periodic[2] = false;
   has_messages_or_copies_ = !parallel::plan_halo(exchanged_, level_.shape, 1).empty();
 }
@@ -51,8 +51,10 @@ GhostFiller::GhostFiller(parallel::Context& context, const PoissonLevel& level, 
 parallel::HaloExchange& GhostFiller::halo_for(Field f) {
   if (!halo_) {
     halo_ = std::make_unique<parallel::HaloExchange>(*context_, exchanged_, level_.shape, std::vector<Field>{f}, 1,
-                                                     backend_);
-    if (level_.exchange_clock != nullptr && !halo_->blocks_host()) halo_->time_on(*level_.exchange_clock);
+                                                     transport_);
+    if (level_.exchange_clock != nullptr && !halo_->blocks_host() && parallel::ExchangeClock::measures()) {
+      halo_->time_on(*level_.exchange_clock);
+    }
   } else if (bound_ != f.data()) {
     halo_->rebind({f});
   }

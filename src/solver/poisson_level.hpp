@@ -43,7 +43,7 @@ PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor);
 class GhostFiller {
  public:
   /// With `in_plane`, a 2D level leaves its z ghosts alone (the 2D stencil never reads them): no z wrap copies.
-  GhostFiller(parallel::Context& context, const PoissonLevel& level, config::CommBackend backend,
+  GhostFiller(parallel::Context& context, const PoissonLevel& level, parallel::Transport transport,
               bool in_plane = false);
   /// Makes every first-layer ghost of `f` valid.
   void fill(Field f);
@@ -59,7 +59,7 @@ class GhostFiller {
   PoissonLevel level_;
   grid::Decomposition exchanged_;  // the decomposition the halo exchanges see (no z wrap when in plane)
   bool has_messages_or_copies_ = true;
-  config::CommBackend backend_;
+  parallel::Transport transport_;
   // One exchange, built on first use and rebound to each field: its buffers (and, between GPUs, the neighbours'
   // mappings of them) stay the same for every field, so a recorded cycle never refers to an exchange that is gone.
   std::unique_ptr<parallel::HaloExchange> halo_;

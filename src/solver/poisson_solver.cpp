@@ -3,9 +3,11 @@
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
 #include "fields/shifted_copy.hpp"
+#include "solver/chebyshev.hpp"
 #include "solver/conjugate_gradient.hpp"
+#include "solver/laplacian.hpp"
+#include "solver/level_sums.hpp"
 #include "solver/multigrid.hpp"
-#include "solver/poisson_kernels.hpp"
 
 #include <cmath>
 
@@ -34,11 +36,11 @@ class CgSolver : public PoissonSolver {
   CgSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
            const parallel::Reducer& reducer, bool multigrid_preconditioner)
       : stop_(stop_criteria(config)),
-        cg_(top_level(problem), context, reducer, problem.halo_backend, multigrid_preconditioner) {
+        cg_(top_level(problem), context, reducer, problem.halo_transport, multigrid_preconditioner) {
     // The flexible (Polak-Ribiere) CG does not need a symmetric cycle, and the red-then-black post-smoothing
     // converges faster than the mirrored one (see Multigrid).
     if (multigrid_preconditioner) {
-      multigrid_ = std::make_unique<Multigrid>(top_level(problem), context, reducer, config, problem.halo_backend);
+      multigrid_ = std::make_unique<Multigrid>(top_level(problem), context, reducer, config, problem.halo_transport);
     }
   }
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
@@ -134,8 +136,8 @@ class MultigridSolver : public StationarySolver {
   MultigridSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
                   const parallel::Reducer& reducer)
       : StationarySolver(config, problem, reducer),
-        multigrid_(top_level(problem), context, reducer, config, problem.halo_backend),
-        all_ghosts_(context, top_level(problem), problem.halo_backend) {}
+        multigrid_(top_level(problem), context, reducer, config, problem.halo_transport),
+        all_ghosts_(context, top_level(problem), problem.halo_transport) {}
   std::string name() const override { return "multigrid"; }
   std::string hierarchy() const override { return multigrid_.describe(); }
 
@@ -170,7 +172,7 @@ class JacobiSolver : public StationarySolver {
   JacobiSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
                const parallel::Reducer& reducer)
       : StationarySolver(config, problem, reducer),
-        ghosts_(context, top_level(problem), problem.halo_backend),
+        ghosts_(context, top_level(problem), problem.halo_transport),
         r_(fields::make_field("poisson::r", problem.shape)) {}
   std::string name() const override { return "jacobi"; }
 

@@ -28,8 +28,8 @@ struct PoissonProblem {
   grid::Decomposition decomp;
   fields::LocalShape shape;
   Real3 spacing{1, 1, 1};
-  std::array<PressureBoundary, 6> faces{};  ///< x_low, x_high, y_low, y_high, z_low, z_high
-  config::CommBackend halo_backend = config::CommBackend::automatic;
+  std::array<PressureBoundary, 6> faces{};                        ///< x_low, x_high, y_low, y_high, z_low, z_high
+  parallel::Transport halo_transport = parallel::Transport::mpi;  ///< the run's (time/tuning_plan.hpp)
   /// The run's phase timers: the solver charges its halo exchanges and reductions to poisson_halo and
   /// poisson_reduction (nullptr: not timed).
   PhaseTimers* timers = nullptr;

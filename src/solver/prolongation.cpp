@@ -1,8 +1,9 @@
+#include "solver/prolongation.hpp"
+
 #include "core/error.hpp"
 #include "fields/flat_field.hpp"
 #include "grid/cell_loops.hpp"
 #include "grid/pair_columns.hpp"
-#include "solver/poisson_kernels.hpp"
 
 namespace eddy::solver {
 namespace {
@@ -42,8 +43,8 @@ struct CoarseCorrection {
     const auto ax = interpolation_axis(i, fine_ghost, coarse_ghost, factor[0]);
     const auto ay = interpolation_axis(j, fine_ghost, coarse_ghost, factor[1]);
     const auto az = interpolation_axis(k, fine_ghost, coarse_ghost, factor[2]);
-    // Flat offsets from the parent, written out term by term: small arrays indexed in loops with run-time bounds went
-    // to local memory (the kernel ran at a third of the bandwidth).
+    // Flat offsets from the parent, written out term by term: small arrays indexed in loops with run-time bounds go
+    // to local memory.
     const Real* parent = c + ax.parent + row * ay.parent + plane * az.parent;
     const int dx = ax.partner - ax.parent, dy = row * (ay.partner - ay.parent), dz = plane * (az.partner - az.parent);
     const auto along_x = [&](int o) { return ax.parent_weight * parent[o] + ax.partner_weight * parent[o + dx]; };
@@ -52,7 +53,7 @@ struct CoarseCorrection {
   }
 };
 
-/// The flat strides the column forms of the prolongation step by: a row and a plane of the coarse and of the fine
+/// The flat strides the column form of the prolongation steps by: a row and a plane of the coarse and of the fine
 /// field.
 struct ColumnStrides {
   int coarse_row = 0, coarse_plane = 0, row = 0, plane = 0;
@@ -64,31 +65,72 @@ ColumnStrides column_strides(Field coarse_x, const PoissonLevel& fine) {
   return {static_cast<int>(coarse_x.stride(1)), static_cast<int>(coarse_x.stride(2)), row, row * fine.shape.extent(1)};
 }
 
-/// The interpolations of one coarse plane for the two fine rows of a thread of prolong_two_rows.
+/// The interpolations of one coarse plane for the two fine rows of a thread of prolong_add_by_columns.
 struct RowPairs {
   RealPair first, second;
 };
 
-// prolong_add_by_columns with two fine rows per thread, local 2 t - 1 and 2 t (y coarsened by two, an odd ghost width):
-// their parents are coarse rows t - 1 and t, each the other's partner, so both interpolate between the same two coarse
-// rows, four coarse loads per coarse plane for eight fine cells instead of for four. The threads of t = 0 and
-// t = n / 2 hold a ghost row, which they read but do not write. At 512^3 it took 0.607 ms against 0.616 for one row on
-// an H200 (0.90 against 0.89 of a copy with a coarse read) and 0.3-0.4% less on an H100 (tests/perf/RESULTS.md).
-void prolong_two_rows(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse) {
+}  // namespace
+
+// Each thread adds the correction to the two fine cells of one coarse parent along x, which share the parent's
+// x-neighbours (12 coarse reads for two cells instead of 16).
+void prolong_add_by_parent_pairs(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, int fy,
+                                 int fz) {
+  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
+  const Real* c = coarse_x.data();
+  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
+  const fields::WritableFlatField fine_x(x);
+  const Int3 lo{0, gf, gf}, hi{fine.shape.cells[0] / 2, gf + fine.shape.cells[1], gf + fine.shape.cells[2]};
+  grid::for_each_box_point(
+      "poisson::prolong_add", lo, hi, KOKKOS_LAMBDA(int pair, int j, int k) {
+        const auto ay = interpolation_axis(j, gf, gc, fy);
+        const auto az = interpolation_axis(k, gf, gc, fz);
+        const Real* parent = c + gc + pair + row * ay.parent + plane * az.parent;
+        const int dy = row * (ay.partner - ay.parent), dz = plane * (az.partner - az.parent);
+        // Along x at offset o from the parent: the even cell's partner is on the low side, the odd cell's on the high.
+        const auto even = [&](int o) { return parent_share * parent[o] + partner_share * parent[o - 1]; };
+        const auto odd = [&](int o) { return parent_share * parent[o] + partner_share * parent[o + 1]; };
+        const Real even_correction =
+            az.parent_weight * (ay.parent_weight * even(0) + ay.partner_weight * even(dy)) +
+            az.partner_weight * (ay.parent_weight * even(dz) + ay.partner_weight * even(dy + dz));
+        const Real odd_correction = az.parent_weight * (ay.parent_weight * odd(0) + ay.partner_weight * odd(dy)) +
+                                    az.partner_weight * (ay.parent_weight * odd(dz) + ay.partner_weight * odd(dy + dz));
+        const int i = gf + 2 * pair;
+        fine_x(i, j, k) += even_correction;
+        fine_x(i + 1, j, k) += odd_correction;
+      });
+}
+
+bool fits_prolongation_columns(const PoissonLevel& fine, const Int3& factor, std::initializer_list<Field> fields) {
+  const auto& n = fine.shape.cells;
+  return factor == Int3{2, 2, 2} && fine.decomp.global.dim == 3 && n[1] % 2 == 0 && n[2] % 2 == 0 &&
+         fine.shape.ghost % 2 == 1 && grid::fits_cell_pairs(fine.shape, fields);
+}
+
+// Two fine rows per thread, local 2 t - 1 and 2 t (y coarsened by two, an odd ghost width): their parents are coarse
+// rows t - 1 and t, each the other's partner, so both interpolate between the same two coarse rows, four coarse loads
+// per coarse plane for eight fine cells. The threads of t = 0 and t = n / 2 hold a ghost row, which they read but do
+// not write. Along x the pair's cells (local 2 m - 1 and 2 m) likewise lie in coarse columns m - 1 and m. A column
+// starts on an even local plane and holds an even number of planes, so it takes them two at a time: both lie in
+// coarse plane q, the even one leaning on q - 1, the odd one on q + 1. The next two fine planes are loaded before
+// these are stored (evict-first: grid/pair_columns.hpp says why).
+void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse) {
+  require(fits_prolongation_columns(fine, {2, 2, 2}, {x}),
+          "prolong_add_by_columns: needs a 3D level coarsened by two along every axis, even cell counts, an odd ghost "
+          "width and rows of aligned pairs");
   const int gf = fine.shape.ghost, gc = coarse.shape.ghost, half_rows = fine.shape.cells[1] / 2;
   const Real* __restrict__ c = coarse_x.data();
   Real* __restrict__ f = x.data();
   const ColumnStrides strides = column_strides(coarse_x, fine);
   const auto& n = fine.shape.cells;
   grid::for_each_pair_column(
-      "poisson::prolong_add_by_column_rows", {gf, 0, gf}, {gf + n[0], half_rows + 1, gf + n[2]},
+      "poisson::prolong_add_by_column_rows", {gf, 0, gf}, {gf + n[0], half_rows + 1, gf + n[2]}, fine.shape.pair_planes,
       KOKKOS_LAMBDA(const grid::PairColumn& col) {
         const int t = col.j;
         const bool first_row_in = t > 0, second_row_in = t < half_rows;
         const int west = gc + ((col.i - gf) >> 1);
         const int low_row = strides.coarse_row * (gc + t - 1) + west, high_row = low_row + strides.coarse_row;
-        // Along y, then along x, as prolong_add_by_columns: the first row leans on the low coarse row, the second on
-        // the high one.
+        // Along y, then along x: the first row leans on the low coarse row, the second on the high one.
         const auto in_plane = [&](int q) {
           const Real* at = c + strides.coarse_plane * q;
           const Real a_low = at[low_row], a_high = at[low_row + 1], b_low = at[high_row], b_high = at[high_row + 1];
@@ -138,94 +180,6 @@ void prolong_two_rows(Field x, Field coarse_x, const PoissonLevel& fine, const P
       });
 }
 
-}  // namespace
-
-// Each thread adds the correction to the two fine cells of one coarse parent along x, which share the parent's
-// x-neighbours (12 coarse reads for two cells instead of 16).
-void prolong_add_by_parent_pairs(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, int fy,
-                                 int fz) {
-  const int gf = fine.shape.ghost, gc = coarse.shape.ghost;
-  const Real* c = coarse_x.data();
-  const int row = static_cast<int>(coarse_x.stride(1)), plane = static_cast<int>(coarse_x.stride(2));
-  const fields::WritableFlatField fine_x(x);
-  const Int3 lo{0, gf, gf}, hi{fine.shape.cells[0] / 2, gf + fine.shape.cells[1], gf + fine.shape.cells[2]};
-  grid::for_each_box_point(
-      "poisson::prolong_add", lo, hi, KOKKOS_LAMBDA(int pair, int j, int k) {
-        const auto ay = interpolation_axis(j, gf, gc, fy);
-        const auto az = interpolation_axis(k, gf, gc, fz);
-        const Real* parent = c + gc + pair + row * ay.parent + plane * az.parent;
-        const int dy = row * (ay.partner - ay.parent), dz = plane * (az.partner - az.parent);
-        // Along x at offset o from the parent: the even cell's partner is on the low side, the odd cell's on the high.
-        const auto even = [&](int o) { return parent_share * parent[o] + partner_share * parent[o - 1]; };
-        const auto odd = [&](int o) { return parent_share * parent[o] + partner_share * parent[o + 1]; };
-        const Real even_correction =
-            az.parent_weight * (ay.parent_weight * even(0) + ay.partner_weight * even(dy)) +
-            az.partner_weight * (ay.parent_weight * even(dz) + ay.partner_weight * even(dy + dz));
-        const Real odd_correction = az.parent_weight * (ay.parent_weight * odd(0) + ay.partner_weight * odd(dy)) +
-                                    az.partner_weight * (ay.parent_weight * odd(dz) + ay.partner_weight * odd(dy + dz));
-        const int i = gf + 2 * pair;
-        fine_x(i, j, k) += even_correction;
-        fine_x(i + 1, j, k) += odd_correction;
-      });
-}
-
-void prolong_add_by_columns(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
-                            const Int3& factor, bool two_rows) {
-  require(factor[0] == 2 && factor[2] == 2 && fine.decomp.global.dim == 3 && fine.shape.cells[2] % 2 == 0 &&
-              fine.shape.ghost % 2 == 1 && grid::fits_cell_pairs(fine.shape, {x}),
-          "prolong_add_by_columns: needs a 3D level coarsened by two along x and z, with an odd ghost width and rows "
-          "of aligned pairs");
-  if (two_rows && factor[1] == 2 && fine.shape.cells[1] % 2 == 0) return prolong_two_rows(x, coarse_x, fine, coarse);
-  const int gf = fine.shape.ghost, gc = coarse.shape.ghost, fy = factor[1];
-  const Real* __restrict__ c = coarse_x.data();
-  Real* __restrict__ f = x.data();
-  const ColumnStrides strides = column_strides(coarse_x, fine);
-  const auto& n = fine.shape.cells;
-  grid::for_each_pair_column(
-      "poisson::prolong_add_by_columns", {gf, gf, gf}, {gf + n[0], gf + n[1], gf + n[2]},
-      KOKKOS_LAMBDA(const grid::PairColumn& col) {
-        // With an odd ghost width the pair's cells (local 2 m - 1 and 2 m) lie in coarse columns m - 1 and m, each
-        // the other's partner: both interpolate between the same two values of a coarse row.
-        const int west = gc + ((col.i - gf) >> 1);
-        const InterpolationAxis ay = interpolation_axis(col.j, gf, gc, fy);
-        const int parent_row = strides.coarse_row * ay.parent + west,
-                  partner_row = strides.coarse_row * ay.partner + west;
-        // Both cells' interpolation in coarse plane q: along y, then along x.
-        const auto in_plane = [&](int q) {
-          const Real* at = c + strides.coarse_plane * q;
-          const Real low = ay.parent_weight * at[parent_row] + ay.partner_weight * at[partner_row];
-          const Real high = ay.parent_weight * at[parent_row + 1] + ay.partner_weight * at[partner_row + 1];
-          return RealPair{parent_share * low + partner_share * high, parent_share * high + partner_share * low};
-        };
-        // A column starts on an even local plane and holds an even number of planes (n[2] and column_planes are
-        // even), so it takes them two at a time: both lie in coarse plane q, the even one leaning on q - 1, the odd
-        // one on q + 1. Each coarse plane is interpolated in x and y once per column, and the next two fine planes
-        // are loaded before these are stored (evict-first: grid/pair_columns.hpp has the measurement).
-        int q = gc + ((col.k0 - gf) >> 1);
-        RealPair below = in_plane(q - 1), centre = in_plane(q);
-        int p = col.i + strides.row * col.j + strides.plane * col.k0;
-        RealPair even = grid::load_pair(f, p), odd = grid::load_pair(f, p + strides.plane);
-        for (int k = col.k0; k < col.k1; k += 2, p += 2 * strides.plane, ++q) {
-          RealPair next_even{}, next_odd{};
-          if (k + 2 < col.k1) {
-            next_even = grid::load_pair(f, p + 2 * strides.plane);
-            next_odd = grid::load_pair(f, p + 3 * strides.plane);
-          }
-          const RealPair above = in_plane(q + 1);
-          even.even += parent_share * centre.even + partner_share * below.even;
-          even.odd += parent_share * centre.odd + partner_share * below.odd;
-          odd.even += parent_share * centre.even + partner_share * above.even;
-          odd.odd += parent_share * centre.odd + partner_share * above.odd;
-          grid::store_pair_evict_first(f, p, even, col.first_in, col.second_in);
-          grid::store_pair_evict_first(f, p + strides.plane, odd, col.first_in, col.second_in);
-          below = centre;
-          centre = above;
-          even = next_even;
-          odd = next_odd;
-        }
-      });
-}
-
 void prolong_add_to_face_ghosts(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse,
                                 const Int3& factor) {
   const int gf = fine.shape.ghost;
@@ -256,12 +210,10 @@ void prolong_add_to_face_ghosts(Field x, Field coarse_x, const PoissonLevel& fin
 }
 
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor) {
-  const int gf = fine.shape.ghost;
-  const int fx = factor[0], fy = factor[1], fz = factor[2];
-  if (fx == 2 && fz == 2 && fine.decomp.global.dim == 3 && gf % 2 == 1 && grid::use_cell_pairs(fine.shape, {x})) {
-    return prolong_add_by_columns(x, coarse_x, fine, coarse, factor);
+  if (grid::use_cell_pairs(fine.shape, {x}) && fits_prolongation_columns(fine, factor, {x})) {
+    return prolong_add_by_columns(x, coarse_x, fine, coarse);
   }
-  if (fx == 2) return prolong_add_by_parent_pairs(x, coarse_x, fine, coarse, fy, fz);
+  if (factor[0] == 2) return prolong_add_by_parent_pairs(x, coarse_x, fine, coarse, factor[1], factor[2]);
   const CoarseCorrection coarse_at(coarse_x, fine, coarse, factor);
   grid::for_each_owned_cell(
       "poisson::prolong_add", fine.shape, KOKKOS_LAMBDA(int i, int j, int k) { x(i, j, k) += coarse_at(i, j, k); });

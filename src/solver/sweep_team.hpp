@@ -1,5 +1,5 @@
 #pragma once
-// What the fused sweeps' team kernels share (solver/fused_sweep.cpp, solver/phased_sweep.cpp): how many threads a team
+// What the fused sweeps' team kernels share (solver/red_black_tiles.cpp): how many threads a team
 // takes, its policy, and where a plane sits in a ring of planes in team scratch.
 #include "core/types.hpp"
 

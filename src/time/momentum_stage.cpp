@@ -2,7 +2,7 @@
 
 #include "core/error.hpp"
 #include "operators/advection.hpp"
-#include "time/stage_update.hpp"
+#include "operators/velocity_stage_update.hpp"
 
 #include <utility>
 
@@ -21,7 +21,7 @@ MomentumStage::MomentumStage(const fields::LocalShape& shape, bool separate_sour
 
 void MomentumStage::compute(const fields::FlowState& state, const fields::FaceVector& start,
                             const operators::StaggeredGrid& grid, config::AdvectionScheme scheme, Real viscosity,
-                            const StageWeights& weights,
+                            const operators::StageWeights& weights,
                             const std::function<void(const fields::FaceVector&)>& add_sources) {
   weights_ = weights;
   start_ = start;
@@ -29,8 +29,7 @@ void MomentumStage::compute(const fields::FlowState& state, const fields::FaceVe
     operators::compute_momentum_tendency(state, tendency_, grid, scheme, viscosity);
     if (add_sources) add_sources(tendency_);
   } else {
-    fused_stage(state, {velocity_next_, tendency_, start, row_ends_}, grid, scheme, viscosity, weights,
-                &tiling_choice_);
+    operators::velocity_stage(state, {velocity_next_, tendency_, start, row_ends_}, grid, scheme, viscosity, weights);
   }
 }
 
@@ -38,7 +37,7 @@ bool MomentumStage::finish(fields::FlowState& state, const operators::StaggeredG
   if (separate_sources_) {
     require(weights_.previous == 0 || tendency_old_.u.is_allocated(),
             "MomentumStage: the scheme was built without R_{k-1} but a stage reads it");
-    apply_stage_update(state, {tendency_, tendency_old_, start_}, weights_, grid);
+    operators::apply_stage_update(state, {tendency_, tendency_old_, start_}, weights_, grid);
     if (tendency_old_.u.is_allocated()) std::swap(tendency_, tendency_old_);
     return false;
   }

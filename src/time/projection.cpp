@@ -1,22 +1,21 @@
 #include "time/projection.hpp"
 
+#include "operators/correction_with_diagnostics.hpp"
 #include "operators/divergence.hpp"
-#include "solver/pair_column_choice.hpp"
-#include "time/diagnosed_correction.hpp"
 
 namespace eddy::time {
 
 Projection::Projection(const config::Deck& deck, const grid::Decomposition& decomp,
                        const operators::StaggeredGrid& grid, parallel::Context& context,
-                       const parallel::Reducer& reducer, const operators::CorrectedBoundaries& corrected,
-                       PhaseTimers* timers)
+                       const parallel::Reducer& reducer, parallel::Transport halo_transport,
+                       const operators::CorrectedBoundaries& corrected, PhaseTimers* timers)
     : grid_(grid), corrected_(corrected), rhs_(fields::make_field("poisson_rhs", grid.shape)) {
   solver::PoissonProblem problem;
   problem.decomp = decomp;
   problem.shape = grid.shape;
   problem.spacing = grid.spacing;
   problem.faces = solver::pressure_boundaries(deck.boundary, deck.domain.dimensions);
-  problem.halo_backend = deck.parallel.halo_backend;
+  problem.halo_transport = halo_transport;
   problem.timers = timers;
   solver_ = solver::make_poisson_solver(deck.pressure, problem, context, reducer);
 }
@@ -40,9 +39,9 @@ void Projection::correct(const fields::FlowState& state, Real weight, const para
   operators::subtract_pressure_gradient(state, state.p, weight, grid_, corrected_, row_ends);
 }
 
-LocalDiagnostics Projection::correct_into(const fields::FlowState& state, const fields::FaceVector& out, Real weight,
-                                          const parallel::RowEndImages& row_ends) {
-  return correct_and_diagnose(state, out, weight, grid_, corrected_, row_ends);
+operators::LocalDiagnostics Projection::correct_into(const fields::FlowState& state, const fields::FaceVector& out,
+                                                     Real weight, const parallel::RowEndImages& row_ends) {
+  return operators::correct_and_diagnose(state, out, weight, grid_, corrected_, row_ends);
 }
 
 }  // namespace eddy::time

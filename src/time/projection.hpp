@@ -4,10 +4,10 @@
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
 #include "grid/index_ranges.hpp"
+#include "operators/flow_diagnostics.hpp"
 #include "operators/gradient.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/poisson_solver.hpp"
-#include "time/flow_diagnostics.hpp"
 
 #include <memory>
 #include <string>
@@ -16,10 +16,10 @@ namespace eddy::time {
 
 class Projection {
  public:
-  /// Builds the Poisson solver of the deck for this block; `corrected` lists the outflow faces the gradient moves;
-  /// the solver charges its communication to `timers` (if given).
+  /// Builds the Poisson solver of the deck for this block, its halos over `halo_transport`; `corrected` lists the
+  /// outflow faces the gradient moves; the solver charges its communication to `timers` (if given).
   Projection(const config::Deck& deck, const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
-             parallel::Context& context, const parallel::Reducer& reducer,
+             parallel::Context& context, const parallel::Reducer& reducer, parallel::Transport halo_transport,
              const operators::CorrectedBoundaries& corrected, PhaseTimers* timers = nullptr);
 
   /// Writes the Poisson right-hand side div(u*) / weight (velocity ghosts must be valid).
@@ -35,9 +35,9 @@ class Projection {
   void correct(const fields::FlowState& state, Real weight, const parallel::RowEndImages& row_ends = {});
 
   /// correct() written into `out` (every other point of the velocity copied), with the flow diagnostics of the result
-  /// computed in the same pass (time/diagnosed_correction.hpp: `out` must fit it).
-  LocalDiagnostics correct_into(const fields::FlowState& state, const fields::FaceVector& out, Real weight,
-                                const parallel::RowEndImages& row_ends = {});
+  /// computed in the same pass (operators/correction_with_diagnostics.hpp: `out` must fit it).
+  operators::LocalDiagnostics correct_into(const fields::FlowState& state, const fields::FaceVector& out, Real weight,
+                                           const parallel::RowEndImages& row_ends = {});
 
   /// The solver's name for logs.
   std::string solver_name() const { return solver_->name(); }

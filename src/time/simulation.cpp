@@ -1,19 +1,19 @@
 #include "time/simulation.hpp"
 
 #include "boundary/velocity_boundary.hpp"
-#include "grid/global_grid.hpp"
 #include "core/error.hpp"
 #include "core/kernel_timer.hpp"
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
+#include "grid/global_grid.hpp"
 #include "grid/index_ranges.hpp"
 #include "grid/overlap_ranges.hpp"
+#include "operators/correction_with_diagnostics.hpp"
+#include "operators/flow_diagnostics.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reducer.hpp"
 #include "physics/coupled_physics.hpp"
 #include "time/blow_up.hpp"
-#include "time/diagnosed_correction.hpp"
-#include "time/flow_diagnostics.hpp"
 #include "time/initial_conditions.hpp"
 #include "time/momentum_stage.hpp"
 #include "time/pressure_guess.hpp"
@@ -71,7 +71,7 @@ struct Simulation::Impl {
         options(options_in),
         decomp(grid::decompose(grid::global_grid(deck_in), context_in.comm(), deck_in.parallel.process_grid)),
         plan(make_tuning_plan(deck_in, context_in, decomp)),
-        shape(fields::local_shape(decomp, 1)),
+        shape(fields::local_shape(decomp, 1, plan.pair_planes)),
         grid(operators::make_staggered_grid(decomp, shape)),
         state(fields::FlowState::allocate(shape)),
         last_good(fields::FlowState::allocate(shape)),
@@ -82,7 +82,7 @@ struct Simulation::Impl {
         boundary(deck_in.boundary, decomp, shape),
         velocity_row_ends(velocity_row_ends_of(halo, boundary.corrected_boundaries())),
         timers(deck_in.output.exact_phase_times),
-        projection(deck_in, decomp, grid, context_in, reducer, boundary.corrected_boundaries(), &timers),
+        projection(deck_in, decomp, grid, context_in, reducer, plan.halo, boundary.corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid, plan.halo),
         momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency(),
                  velocity_row_ends),
@@ -203,9 +203,10 @@ struct Simulation::Impl {
   }
 
   // Whether the correction of a step's last projection also computes the step's flow diagnostics: it then writes the
-  // velocity out of place, into the fused stages' spare buffers (time/diagnosed_correction.hpp).
+  // velocity out of place, into the fused stages' spare buffers (operators/correction_with_diagnostics.hpp).
   bool diagnoses_in_correction() const {
-    return momentum.fused() && fits_diagnosed_correction(state, momentum.spare_velocity(), grid, velocity_row_ends);
+    return momentum.fused() &&
+           operators::fits_diagnosed_correction(state, momentum.spare_velocity(), grid, velocity_row_ends);
   }
 
   // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `request`:
@@ -324,7 +325,8 @@ struct Simulation::Impl {
   // last correction computed, where it did.
   void reduce_diagnostics() {
     auto scope = timers.time(Phase::reduction);
-    const LocalDiagnostics local = step_diagnostics ? *step_diagnostics : local_flow_diagnostics(state, grid);
+    const operators::LocalDiagnostics local =
+        step_diagnostics ? *step_diagnostics : operators::local_flow_diagnostics(state, grid);
     step_diagnostics.reset();
     const auto maxima =
         reducer.allreduce(std::array<Real, 2>{local.max_divergence, local.velocity_rate}, parallel::ReduceOp::max);
@@ -356,7 +358,8 @@ struct Simulation::Impl {
       const Stage& stage = stages.stages[s];
       {
         auto scope = timers.time(Phase::advance);
-        const StageWeights weights{dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s), stage.beta};
+        const operators::StageWeights weights{dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s),
+                                              stage.beta};
         momentum.compute(state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
                          [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
         physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars());
@@ -499,8 +502,8 @@ struct Simulation::Impl {
   double previous_dt = 0;
   long long step_count = 0;
   double kinetic_energy = 0, max_divergence = 0, velocity_rate = 0;
-  std::optional<LocalDiagnostics> step_diagnostics;  // computed by the step's last correction (project())
-  Real pressure_mean = 0;    // the mean the step's last solve left in the pressure, for PressureGuess::end_step
+  std::optional<operators::LocalDiagnostics> step_diagnostics;  // computed by the step's last correction (project())
+  Real pressure_mean = 0;  // the mean the step's last solve left in the pressure, for PressureGuess::end_step
 };
 
 Simulation::Simulation(const config::Deck& deck, parallel::Context& context, const RunOptions& options)
@@ -619,7 +622,5 @@ const std::vector<StepRecord>& Simulation::history() const { return impl_->histo
 const config::Deck& Simulation::deck() const { return impl_->deck; }
 const physics::CoupledPhysics& Simulation::physics() const { return impl_->physics; }
 const TuningPlan& Simulation::plan() const { return impl_->plan; }
-
-std::string Simulation::stage_tilings() const { return impl_->momentum.tiling_choice().describe(); }
 
 }  // namespace eddy::time

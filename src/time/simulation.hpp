@@ -72,8 +72,6 @@ class Simulation {
   const config::Deck& deck() const;
   /// Scalars, buoyancy and immersed bodies (fields, forces, Strouhal numbers).
   const physics::CoupledPhysics& physics() const;
-  /// The velocity stage's tiling per stage form, chosen by timing on GPUs (empty where the stage runs by points).
-  std::string stage_tilings() const;
   /// The machine-dependent choices this run made at setup (transports, loop forms, HDF5 writes).
   const TuningPlan& plan() const;
 

@@ -1,13 +1,14 @@
 // The step's last correction, written out of place with the flow diagnostics in the same pass
-// (time/diagnosed_correction.hpp), against production's two passes: the correction in place by face pairs, the halo
-// exchange, and the diagnostics of the exchanged velocity. The velocity must agree everywhere the exchange leaves it
-// alike, and the diagnostics must be those of the exchanged velocity: in 2D and 3D, periodic and walled, with corrected
-// outflow faces, with and without the rows' ends, padded rows, on 1, 2 and 4 ranks.
+// (operators/correction_with_diagnostics.hpp), against production's two passes: the correction in place by face pairs,
+// the halo exchange, and the diagnostics of the exchanged velocity. The velocity must agree everywhere the exchange
+// leaves it alike, and the diagnostics must be those of the exchanged velocity: in 2D and 3D, periodic and walled,
+// with corrected outflow faces, with and without the rows' ends, padded rows, on 1, 2 and 4 ranks.
 #include "flow_test_support.hpp"
 #include "grid/pair_columns.hpp"
+#include "operators/correction_with_diagnostics.hpp"
 #include "operators/gradient.hpp"
 #include "parallel/halo_exchange.hpp"
-#include "time/diagnosed_correction.hpp"
+#include "parallel/transport.hpp"
 
 #include <gtest/gtest.h>
 
@@ -80,10 +81,11 @@ Block make_block(const Case& c, eddy::parallel::Context& context) {
   b.shape.row_padding = c.row_padding;
   b.grid = eddy::operators::make_staggered_grid(b.decomp, b.shape);
   const auto fields = eddy::fields::FlowState::allocate(b.shape);
+  const eddy::parallel::Transport transport = eddy::parallel::choose_halo_transport(context, b.decomp);
   b.state_halo = std::make_unique<eddy::parallel::HaloExchange>(
-      context, b.decomp, b.shape, std::vector<Field>{fields.u, fields.v, fields.w, fields.p}, 1);
+      context, b.decomp, b.shape, std::vector<Field>{fields.u, fields.v, fields.w, fields.p}, 1, transport);
   b.velocity_halo = std::make_unique<eddy::parallel::HaloExchange>(
-      context, b.decomp, b.shape, velocity_of(fields.u, fields.v, fields.w, c.dimensions), 1);
+      context, b.decomp, b.shape, velocity_of(fields.u, fields.v, fields.w, c.dimensions), 1, transport);
   return b;
 }
 
@@ -111,7 +113,7 @@ bool compare(const Case& c, Block& b, bool with_row_ends,
   if (with_row_ends && images.empty()) return false;
   const eddy::parallel::RowEndImages row_ends = with_row_ends ? images : eddy::parallel::RowEndImages{};
   const FaceVector out = FaceVector::allocate("out", shape);
-  if (!eddy::time::fits_diagnosed_correction(start, out, grid, row_ends)) return false;
+  if (!eddy::operators::fits_diagnosed_correction(start, out, grid, row_ends)) return false;
   const Real factor = 0.7;
 
   // Production's two passes.
@@ -122,10 +124,10 @@ bool compare(const Case& c, Block& b, bool with_row_ends,
   Kokkos::deep_copy(in_place.p, start.p);
   eddy::operators::subtract_pressure_gradient_by_pairs(in_place, in_place.p, factor, grid, corrected, row_ends);
   exchange_velocity(in_place.u, in_place.v, in_place.w);
-  const auto expected = eddy::time::local_flow_diagnostics_by_pairs(in_place, grid);
+  const auto expected = eddy::operators::local_flow_diagnostics_by_pairs(in_place, grid);
 
   // One pass out of place; its diagnostics come before the exchange.
-  const auto diagnosed = eddy::time::correct_and_diagnose(start, out, factor, grid, corrected, row_ends);
+  const auto diagnosed = eddy::operators::correct_and_diagnose(start, out, factor, grid, corrected, row_ends);
   exchange_velocity(out.u, out.v, out.w);
 
   const std::string what = c.text() + (with_row_ends ? ", rows' ends, " : ", ") + what_fill;
@@ -138,7 +140,7 @@ bool compare(const Case& c, Block& b, bool with_row_ends,
   EXPECT_LE(relative(diagnosed.max_divergence, expected.max_divergence), 1e-13) << what;
   EXPECT_LE(relative(diagnosed.velocity_rate, expected.velocity_rate), 1e-13) << what;
   // The correction moved the faces: the diagnostics of u* differ.
-  const auto before = eddy::time::local_flow_diagnostics_by_pairs(start, grid);
+  const auto before = eddy::operators::local_flow_diagnostics_by_pairs(start, grid);
   EXPECT_GT(relative(before.max_divergence, expected.max_divergence), 1e-3) << what;
   return true;
 }

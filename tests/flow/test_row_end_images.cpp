@@ -9,14 +9,17 @@
 #include "grid/pair_columns.hpp"
 #include "operators/gradient.hpp"
 #include "operators/staggered_grid.hpp"
+#include "operators/velocity_stage.hpp"
 #include "parallel/halo_exchange.hpp"
-#include "time/fused_stage.hpp"
+#include "parallel/transport.hpp"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -93,6 +96,12 @@ Block make_block(const Case& c, MPI_Comm comm) {
   return b;
 }
 
+// An exchange of one layer of `fields` by the transport a run chooses here (collective).
+eddy::parallel::HaloExchange exchange_of(eddy::parallel::Context& context, const Block& b, std::vector<Field> fields) {
+  return eddy::parallel::HaloExchange(context, b.decomp, b.shape, std::move(fields), 1,
+                                      eddy::parallel::choose_halo_transport(context, b.decomp));
+}
+
 std::vector<Field> components(const FaceVector& v, int dimensions) {
   if (dimensions == 3) return {v.u, v.v, v.w};
   return {v.u, v.v};
@@ -107,8 +116,8 @@ void expect_row_ends_match_the_exchange(
   const FaceVector imaged = FaceVector::allocate("imaged", b.shape);
   fill_everywhere(exchanged, 1.0);
   fill_everywhere(imaged, 1.0);
-  eddy::parallel::HaloExchange full(context, b.decomp, b.shape, components(exchanged, c.dimensions), 1);
-  eddy::parallel::HaloExchange by_rows(context, b.decomp, b.shape, components(imaged, c.dimensions), 1);
+  eddy::parallel::HaloExchange full = exchange_of(context, b, components(exchanged, c.dimensions));
+  eddy::parallel::HaloExchange by_rows = exchange_of(context, b, components(imaged, c.dimensions));
   const eddy::parallel::RowEndImages row_ends = by_rows.row_end_images();
   ASSERT_FALSE(row_ends.empty()) << c.text();
   run(exchanged, {});
@@ -146,23 +155,25 @@ TEST(RowEndImages, VelocityStagesLeaveTheGhostsOfTheFullExchange) {
     fill_everywhere({state.u, state.v, state.w}, 0.0);
     const FaceVector start = FaceVector::allocate("start", b.shape);
     fill_everywhere(start, 4.0);
-    for (const eddy::time::StageWeights weights :
-         {eddy::time::StageWeights{0.02, -0.01, true}, eddy::time::StageWeights{0.013, 0, false, 1.0 / 3.0}}) {
+    for (const eddy::operators::StageWeights weights : {eddy::operators::StageWeights{0.02, -0.01, true},
+                                                        eddy::operators::StageWeights{0.013, 0, false, 1.0 / 3.0}}) {
       const FaceVector tendency = FaceVector::allocate("tendency", b.shape);
-      enum class Loop { points, rows, tiles };
-      const auto stage = [&](Loop loop) {
-        return [&, loop](const FaceVector& next, const eddy::parallel::RowEndImages& row_ends) {
+      enum class Loop { rows, tiles };
+      const auto stage = [&](Loop loop, eddy::config::AdvectionScheme scheme) {
+        return [&, loop, scheme](const FaceVector& next, const eddy::parallel::RowEndImages& row_ends) {
           fill_everywhere(tendency, 3.0);  // R_{k-1}: the stage overwrites it with R_k
-          const eddy::time::StageTargets targets{next, tendency, start, row_ends};
-          const auto central = eddy::config::AdvectionScheme::central, upwind = eddy::config::AdvectionScheme::upwind;
-          if (loop == Loop::tiles) eddy::time::fused_stage_by_tiles(state, targets, b.grid, central, 0.05, weights);
-          if (loop == Loop::rows) eddy::time::fused_stage_by_rows(state, targets, b.grid, central, 0.05, weights);
-          if (loop == Loop::points) eddy::time::fused_stage_by_points(state, targets, b.grid, upwind, 0.05, weights);
+          const eddy::operators::StageTargets targets{next, tendency, start, row_ends};
+          if (loop == Loop::tiles) {
+            eddy::operators::velocity_stage_by_tiles(state, targets, b.grid, scheme, 0.05, weights);
+          } else {
+            eddy::operators::velocity_stage_by_rows(state, targets, b.grid, scheme, 0.05, weights);
+          }
         };
       };
-      expect_row_ends_match_the_exchange(c, b, context, "stage by points", true, stage(Loop::points));
-      expect_row_ends_match_the_exchange(c, b, context, "stage by rows", true, stage(Loop::rows));
-      expect_row_ends_match_the_exchange(c, b, context, "stage by tiles", true, stage(Loop::tiles));
+      const auto central = eddy::config::AdvectionScheme::central, upwind = eddy::config::AdvectionScheme::upwind;
+      expect_row_ends_match_the_exchange(c, b, context, "stage by rows", true, stage(Loop::rows, central));
+      expect_row_ends_match_the_exchange(c, b, context, "stage by rows, upwind", true, stage(Loop::rows, upwind));
+      expect_row_ends_match_the_exchange(c, b, context, "stage by tiles", true, stage(Loop::tiles, central));
     }
   }
 }
@@ -178,13 +189,13 @@ TEST(RowEndImages, GradientCorrectionLeavesTheGhostsOfTheFullExchange) {
       for (std::size_t n = 0; n < host.span(); ++n) host.data()[n] = std::cos(0.23 * n);
       Kokkos::deep_copy(pressure, host);
     }
-    eddy::parallel::HaloExchange(context, b.decomp, b.shape, {pressure}, 1).exchange();
+    exchange_of(context, b, {pressure}).exchange();
     const bool pairs = eddy::grid::fits_cell_pairs(b.shape, {pressure}) && b.shape.cells[0] % 2 == 0;
     for (bool by_pairs : {false, true}) {
       if (by_pairs && !pairs) continue;
       // The correction moves the faces in place: it starts from a velocity whose ghosts the exchange has filled.
       const auto correct = [&](const FaceVector& velocity, const eddy::parallel::RowEndImages& row_ends) {
-        eddy::parallel::HaloExchange(context, b.decomp, b.shape, components(velocity, c.dimensions), 1).exchange();
+        exchange_of(context, b, components(velocity, c.dimensions)).exchange();
         const eddy::fields::FlowState state{velocity.u, velocity.v, velocity.w, pressure, b.shape};
         if (by_pairs) {
           eddy::operators::subtract_pressure_gradient_by_pairs(state, pressure, 0.7, b.grid, {}, row_ends);

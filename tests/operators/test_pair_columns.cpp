@@ -6,8 +6,11 @@
 #include "grid/decomposition.hpp"
 #include "grid/pair_columns.hpp"
 #include "operators/divergence.hpp"
+#include "operators/flow_diagnostics.hpp"
 #include "operators/gradient.hpp"
-#include "time/flow_diagnostics.hpp"
+#include "solver/laplacian.hpp"
+#include "solver/poisson_level.hpp"
+#include "solver/prolongation.hpp"
 
 #include <gtest/gtest.h>
 #include <Kokkos_Random.hpp>
@@ -15,6 +18,7 @@
 #include <mpi.h>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -61,6 +65,13 @@ Block make_block(int dim, int ghost, int row_padding = 0) {
 
 using Host = Field::host_mirror_type;
 // A copy on the host (never an alias, also where the field already lives there).
+Field random_field(const char* name, const eddy::fields::LocalShape& shape, int seed) {
+  const Field f = eddy::fields::make_field(name, shape);
+  Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(seed);
+  Kokkos::fill_random(f, pool, Real(-1), Real(1));
+  return f;
+}
+
 Host on_host(const Field& f) {
   Host copy = Kokkos::create_mirror(Kokkos::HostSpace(), f);
   Kokkos::deep_copy(copy, f);
@@ -116,12 +127,12 @@ int correction_mismatches(const Block& b, const Host& before, const Field& after
 }
 
 // The rank's flow diagnostics summed cell by cell on the host: energy, max |div u| and max CFL rate.
-eddy::time::LocalDiagnostics host_diagnostics(const Block& b) {
+eddy::operators::LocalDiagnostics host_diagnostics(const Block& b) {
   const Host u = on_host(b.state.u), v = on_host(b.state.v), w = on_host(b.state.w);
   const auto& s = b.grid.shape;
   const auto& inv = b.grid.inv;
   const int g = s.ghost;
-  eddy::time::LocalDiagnostics d;
+  eddy::operators::LocalDiagnostics d;
   for (int k = g; k < g + s.cells[2]; ++k)
     for (int j = g; j < g + s.cells[1]; ++j)
       for (int i = g; i < g + s.cells[0]; ++i) {
@@ -141,7 +152,7 @@ eddy::time::LocalDiagnostics host_diagnostics(const Block& b) {
   return d;
 }
 
-void expect_close(const eddy::time::LocalDiagnostics& got, const eddy::time::LocalDiagnostics& expected,
+void expect_close(const eddy::operators::LocalDiagnostics& got, const eddy::operators::LocalDiagnostics& expected,
                   const std::string& label) {
   EXPECT_NEAR(got.kinetic_energy, expected.kinetic_energy, 1e-12 * expected.kinetic_energy) << label;
   EXPECT_NEAR(got.max_divergence, expected.max_divergence, 1e-12 * expected.max_divergence) << label;
@@ -155,41 +166,23 @@ void expect_close(const eddy::time::LocalDiagnostics& got, const eddy::time::Loc
 TEST(PairColumns, ColumnsShortenUntilTheLoopFillsTheDevice) {
   using eddy::grid::column_planes;
   using eddy::grid::kPairPlanes;
-  EXPECT_EQ(column_planes(256, 512, 512, 270336), kPairPlanes);  // the finest level of 512^3 on an H200
+  EXPECT_EQ(column_planes(256, 512, 512, 270336, kPairPlanes), kPairPlanes);  // the finest level of 512^3 on an H200
   // 64 pairs (two tiles) by 64 rows: 4096 threads a plane, 32768 with columns of 8 planes.
-  EXPECT_EQ(column_planes(64, 64, 64, 4096 * 8), kPairPlanes);
-  EXPECT_EQ(column_planes(64, 64, 64, 4096 * 8 + 1), kPairPlanes / 2);
-  EXPECT_EQ(column_planes(64, 64, 64, 4096 * 16 + 1), 2);
-  EXPECT_EQ(column_planes(64, 64, 64, 1LL << 40), 2);
+  EXPECT_EQ(column_planes(64, 64, 64, 4096 * 8, kPairPlanes), kPairPlanes);
+  EXPECT_EQ(column_planes(64, 64, 64, 4096 * 8 + 1, kPairPlanes), kPairPlanes / 2);
+  EXPECT_EQ(column_planes(64, 64, 64, 4096 * 16 + 1, kPairPlanes), 2);
+  EXPECT_EQ(column_planes(64, 64, 64, 1LL << 40, kPairPlanes), 2);
   // A reduction's columns, twice as long, shorten the same way.
-  const int reduction = eddy::grid::longest_reduction_column();
-  EXPECT_EQ(reduction, 2 * eddy::grid::longest_column());
+  const int reduction = eddy::grid::reduction_planes(kPairPlanes);
+  EXPECT_EQ(reduction, 2 * kPairPlanes);
+  EXPECT_EQ(eddy::grid::reduction_planes(1024), 1024);
   EXPECT_EQ(column_planes(256, 512, 512, 270336, reduction), reduction);
   EXPECT_EQ(column_planes(64, 64, 64, 4096 * 4, reduction), reduction);
   EXPECT_EQ(column_planes(64, 64, 64, 4096 * 4 + 1, reduction), reduction / 2);
   for (long long resident : {1LL, 1LL << 16, 1LL << 20, 1LL << 40}) {
     for (int planes : {1, 2, 7, 64}) {
-      const int chunk = column_planes(3, 5, planes, resident);
+      const int chunk = column_planes(3, 5, planes, resident, kPairPlanes);
       EXPECT_TRUE(chunk == 2 || chunk == 4 || chunk == 8) << chunk;
-    }
-  }
-}
-
-// EDDY_PAIR_PLANES sets the longest column to an even count of planes; anything else is refused with a message that
-// names the variable and what it accepts.
-TEST(PairColumns, LongestColumnTakesOnlyAnEvenCount) {
-  using eddy::grid::longest_column_from;
-  EXPECT_EQ(longest_column_from(nullptr), eddy::grid::kPairPlanes);
-  EXPECT_EQ(longest_column_from("16"), 16);
-  EXPECT_EQ(longest_column_from("2"), 2);
-  for (const char* bad : {"", "7", "0", "-4", "16x", "2048", "sixteen"}) {
-    try {
-      longest_column_from(bad);
-      ADD_FAILURE() << "'" << bad << "' was accepted";
-    } catch (const eddy::Error& e) {
-      EXPECT_NE(std::string(e.what()).find("EDDY_PAIR_PLANES is '" + std::string(bad) + "'"), std::string::npos)
-          << e.what();
-      EXPECT_NE(std::string(e.what()).find("even number of planes from 2 to 1024"), std::string::npos) << e.what();
     }
   }
 }
@@ -201,7 +194,7 @@ TEST(PairColumns, TilingCoversEveryPairOfTheBoxOnce) {
                                  {{0, 0, 0}, {64, 8, 8}},     // whole tiles only
                                  {{3, 2, 5}, {40, 7, 6}},     // fewer pairs than a tile
                                  {{2, 1, 0}, {133, 19, 17}}};
-  for (const int longest : {eddy::grid::kPairPlanes, eddy::grid::longest_reduction_column()})
+  for (const int longest : {eddy::grid::kPairPlanes, eddy::grid::reduction_planes(eddy::grid::kPairPlanes)})
     for (const long long resident : {1LL, 1LL << 40})
       for (const auto& box : boxes) {
         const eddy::Int3 lo = box[0], hi = box[1];
@@ -247,7 +240,7 @@ TEST(PairColumns, DivergenceMatchesTheDifferencesCellByCell) {
 // Every column length the correction may march (its default, and the others `bench flow` times against it).
 TEST(PairColumns, GradientCorrectionMovesEachComponentOnItsFaceBoxOnly) {
   const CorrectedBoundaries none{}, outflows{{{true, false}, {false, true}, {true, true}}};
-  for (const int longest : {eddy::operators::longest_correction_column(), 2, 4, 16})
+  for (const int longest : {eddy::operators::correction_planes(eddy::grid::kPairPlanes), 2, 4, 16})
     for (int dim : {2, 3}) {
       for (const auto [ghost, padding] : kLayouts) {
         for (const CorrectedBoundaries& corrected : {none, outflows}) {
@@ -286,8 +279,8 @@ TEST(PairColumns, FlowDiagnosticsMatchTheirCellByCellSums) {
       const auto expected = host_diagnostics(b);
       const std::string label =
           "dim " + std::to_string(dim) + ", ghost " + std::to_string(ghost) + ", padding " + std::to_string(padding);
-      expect_close(eddy::time::local_flow_diagnostics_by_pairs(b.state, b.grid), expected, label + ", pairs");
-      expect_close(eddy::time::local_flow_diagnostics(b.state, b.grid), expected, label + ", production");
+      expect_close(eddy::operators::local_flow_diagnostics_by_pairs(b.state, b.grid), expected, label + ", pairs");
+      expect_close(eddy::operators::local_flow_diagnostics(b.state, b.grid), expected, label + ", production");
     }
   }
 }
@@ -300,12 +293,60 @@ TEST(PairColumns, FlowDiagnosticsReportANaNInEitherCellOfAPair) {
     const int g = b.grid.shape.ghost;
     auto v = Kokkos::subview(b.state.v, g + 10 + offset, g + 3, g + 4);
     Kokkos::deep_copy(v, std::nan(""));
-    const auto d = eddy::time::local_flow_diagnostics_by_pairs(b.state, b.grid);
-    const auto cells = eddy::time::local_flow_diagnostics(b.state, b.grid);
+    const auto d = eddy::operators::local_flow_diagnostics_by_pairs(b.state, b.grid);
+    const auto cells = eddy::operators::local_flow_diagnostics(b.state, b.grid);
     EXPECT_TRUE(std::isnan(d.kinetic_energy) && std::isnan(d.max_divergence))
         << "offset " << offset << ": " << d.kinetic_energy << " " << d.max_divergence;
     EXPECT_TRUE(d.velocity_rate == cells.velocity_rate ||
                 (std::isnan(d.velocity_rate) && std::isnan(cells.velocity_rate)))
         << "offset " << offset << ": " << d.velocity_rate << " against " << cells.velocity_rate;
+  }
+}
+
+// Whatever column length tuning.pair_planes sets, the loops by pairs write the same bits: the residual, the
+// divergence, the prolongation and the correction (whose columns are half as long).
+TEST(PairColumns, PairLoopsGiveTheSameBitsAtEveryColumnLength) {
+  eddy::grid::GlobalGrid g;
+  g.dim = 3;
+  g.cells = {72, 20, 36};
+  g.length = {1.0, 0.75, 1.5};
+  g.periodic = {true, true, true};
+  const auto decomp = eddy::grid::decompose(g, MPI_COMM_WORLD);
+  struct Outputs {
+    Host residual, divergence, prolonged, corrected;
+  };
+  const auto run_at = [&](int planes) {
+    eddy::solver::PoissonLevel fine;
+    fine.decomp = decomp;
+    fine.shape = eddy::fields::local_shape(decomp, 1, planes);
+    for (int a = 0; a < 3; ++a) fine.spacing[a] = g.spacing(a);
+    const auto coarse = eddy::solver::coarsen(fine, {2, 2, 2});
+    const auto grid = eddy::operators::make_staggered_grid(decomp, fine.shape);
+    const Field phi = random_field("phi", fine.shape, 3 + decomp.rank);
+    const Field rhs = random_field("rhs", fine.shape, 5 + decomp.rank);
+    const Field coarse_x = random_field("coarse_x", coarse.shape, 9 + decomp.rank);
+    auto state = eddy::fields::FlowState::allocate(fine.shape);
+    for (const Field& f : {state.u, state.v, state.w}) Kokkos::deep_copy(f, random_field("velocity", fine.shape, 7));
+    const Field residual = random_field("residual", fine.shape, 11), divergence = random_field("div", fine.shape, 13);
+    const Field prolonged = random_field("prolonged", fine.shape, 17);
+    EXPECT_TRUE(eddy::solver::fits_laplacian_pairs(fine.shape, fine.weights(), {residual, phi, rhs}));
+    EXPECT_TRUE(eddy::solver::fits_prolongation_columns(fine, {2, 2, 2}, {prolonged, coarse_x}));
+    eddy::solver::laplacian_by_pairs(residual, phi, rhs, fine.shape, fine.weights());
+    eddy::operators::compute_divergence_by_pairs(state, divergence, grid, 0.5);
+    eddy::solver::prolong_add_by_columns(prolonged, coarse_x, fine, coarse);
+    eddy::operators::subtract_pressure_gradient_by_pairs(state, phi, 0.8, grid, {});
+    return Outputs{on_host(residual), on_host(divergence), on_host(prolonged), on_host(state.u)};
+  };
+  const auto same_bits = [](const Host& a, const Host& b) {
+    return a.span() == b.span() && std::equal(a.data(), a.data() + a.span(), b.data(),
+                                              [](Real x, Real y) { return std::memcmp(&x, &y, sizeof x) == 0; });
+  };
+  const Outputs reference = run_at(eddy::grid::kPairPlanes);
+  for (const int planes : {2, 4, 16, 64}) {
+    const Outputs other = run_at(planes);
+    EXPECT_TRUE(same_bits(reference.residual, other.residual)) << planes << " planes";
+    EXPECT_TRUE(same_bits(reference.divergence, other.divergence)) << planes << " planes";
+    EXPECT_TRUE(same_bits(reference.prolonged, other.prolonged)) << planes << " planes";
+    EXPECT_TRUE(same_bits(reference.corrected, other.corrected)) << planes << " planes";
   }
 }

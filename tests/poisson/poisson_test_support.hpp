@@ -27,7 +27,7 @@ struct PoissonSetup {
   PoissonSetup(MPI_Comm comm, int dim, Int3 cells, const PressureFaces& faces, int ghost = 1,
                Real3 length = {1, 1, 1}) {
     context = std::make_unique<parallel::Context>(comm);
-    reducer = std::make_unique<parallel::Reducer>(*context, config::CommBackend::automatic);
+    reducer = std::make_unique<parallel::Reducer>(*context, parallel::choose_reduction_transport());
     grid::GlobalGrid g;
     g.dim = dim;
     g.cells = cells;
@@ -37,7 +37,11 @@ struct PoissonSetup {
     problem.shape = fields::local_shape(problem.decomp, ghost);
     for (int a = 0; a < 3; ++a) problem.spacing[a] = g.spacing(a);
     problem.faces = faces;
+    problem.halo_transport = parallel::choose_halo_transport(*context, problem.decomp);
   }
+
+  /// The halo transport a run would choose for this problem's decomposition.
+  parallel::Transport halo_transport() const { return problem.halo_transport; }
 
   /// A field whose owned cells hold f(x, y, z) at the cell centres (ghosts zero).
   Field field_from(const std::function<Real(Real, Real, Real)>& f, bool with_ghosts = false) const {

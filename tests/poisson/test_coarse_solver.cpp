@@ -2,7 +2,8 @@
 // in 2D and 3D, on 1, 2 and 4 ranks, with the zero-mean solution when the operator is singular.
 #include "poisson_test_support.hpp"
 #include "solver/coarse_solver.hpp"
-#include "solver/poisson_kernels.hpp"
+#include "solver/laplacian.hpp"
+#include "solver/level_sums.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +23,7 @@ void expect_exact(int dim, eddy::Int3 cells, const eddy::testing::PressureFaces&
   const auto& p = setup.problem;
   const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
   eddy::solver::DenseCoarseSolver coarse(level, *setup.reducer);
-  eddy::solver::GhostFiller ghosts(*setup.context, level, eddy::config::CommBackend::automatic);
+  eddy::solver::GhostFiller ghosts(*setup.context, level, setup.halo_transport());
   Field b = setup.field_from(rough_rhs);
   Field x = eddy::fields::make_field("x", p.shape), r = eddy::fields::make_field("r", p.shape);
   coarse.solve(x, b);

@@ -60,8 +60,7 @@ void expect_cycles_equal_one_rank(int dim, eddy::Int3 cells, const eddy::testing
     const auto& setup = s == 0 ? split : whole;
     const auto& p = setup.problem;
     const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
-    eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config,
-                                      eddy::config::CommBackend::automatic);
+    eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport());
     levels[s] = multigrid.level_count() + std::max(multigrid.gathered_level_count() - 1, 0);
     if (s == 0) {
       EXPECT_EQ(multigrid.gathered_level_count() > 0, ranks() > 1);
@@ -106,8 +105,7 @@ TEST(GatheredLevels, SplitLevelsConvergeAsFast) {
     config.gather_coarse_levels = gather == 1;
     const auto& p = setup.problem;
     const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
-    eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config,
-                                      eddy::config::CommBackend::automatic);
+    eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport());
     EXPECT_EQ(multigrid.gathered_level_count() > 0, gather == 1 && ranks() > 1);
     auto solver = eddy::solver::make_poisson_solver(config, setup.problem, *setup.context, *setup.reducer);
     Field phi = eddy::fields::make_field("phi", p.shape);

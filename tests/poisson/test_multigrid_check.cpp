@@ -5,8 +5,9 @@
 // it.
 #include "core/error.hpp"
 #include "poisson_test_support.hpp"
+#include "solver/laplacian.hpp"
+#include "solver/level_sums.hpp"
 #include "solver/multigrid.hpp"
-#include "solver/poisson_kernels.hpp"
 
 #include <gtest/gtest.h>
 
@@ -46,8 +47,8 @@ void expect_check_starts_cycles(int dim, eddy::Int3 cells, const eddy::testing::
   config.pre_smooth = 0;
   config.post_smooth = 2;
   const auto make = [&] {
-    return eddy::solver::Multigrid(level, *setup.context, *setup.reducer, config, eddy::config::CommBackend::automatic,
-                                   false, eddy::solver::SweepForm::automatic, launch);
+    return eddy::solver::Multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport(), false,
+                                   eddy::solver::SweepForm::automatic, launch);
   };
   eddy::solver::Multigrid full = make(), started = make();
   ASSERT_TRUE(started.restricts_first());
@@ -92,8 +93,7 @@ TEST(MultigridCheck, WithPreSmoothingTheCheckStillRestrictsButNoCycleStartsFromI
   const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
   auto config = eddy::testing::poisson_config(eddy::config::PoissonSolverType::multigrid, 1e-10, 30);
   config.pre_smooth = 1;
-  eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config,
-                                    eddy::config::CommBackend::automatic);
+  eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport());
   EXPECT_FALSE(multigrid.restricts_first());
   Field x = setup.field_from(rough), rhs = setup.field_from(source);
   multigrid.top_ghosts().fill(x);

@@ -1,16 +1,18 @@
-// The discrete Laplacian, the pressure ghost conditions, the deck-to-pressure boundary mapping, the multigrid
-// coarsening rule and the prolongation.
+// The discrete Laplacian and the residual in both forms, the pressure ghost conditions, the deck-to-pressure boundary
+// mapping, the multigrid coarsening rule, and the restriction and the prolongation in both forms.
 #include "core/error.hpp"
 #include "grid/pair_columns.hpp"
 #include "poisson_test_support.hpp"
 #include "solver/laplacian.hpp"
-#include "solver/poisson_kernels.hpp"
 #include "solver/poisson_level.hpp"
+#include "solver/prolongation.hpp"
+#include "solver/restriction.hpp"
 
 #include <gtest/gtest.h>
 #include <Kokkos_Random.hpp>
 #include <array>
 #include <cmath>
+#include <string>
 #include <utility>
 
 using eddy::Field;
@@ -28,10 +30,13 @@ TEST(PoissonOperator, LaplacianIsExactOnQuadratics) {
       return 1.3 * x * x + 0.4 * y * y + cz * z * z + 0.9 * x * y - 2.1 * y * z + 0.3 * x - 1;
     };
     Field phi = setup.field_from(quadratic, true);  // ghosts hold the polynomial too
-    Field lap = eddy::fields::make_field("lap", setup.problem.shape);
-    eddy::solver::apply_laplacian(lap, phi, setup.problem.shape, setup.problem.spacing, dim);
-    Field expected = setup.field_from([&](Real, Real, Real) { return 2 * (1.3 + 0.4 + cz); });
-    EXPECT_LT(setup.rms_difference(lap, expected, false), 1e-10) << dim;
+    // The residual with a zero right-hand side is -L(phi).
+    const auto& p = setup.problem;
+    const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
+    Field zero = eddy::fields::make_field("zero", p.shape), minus_lap = eddy::fields::make_field("minus_lap", p.shape);
+    eddy::solver::residual(minus_lap, phi, zero, level);
+    Field expected = setup.field_from([&](Real, Real, Real) { return -2 * (1.3 + 0.4 + cz); });
+    EXPECT_LT(setup.rms_difference(minus_lap, expected, false), 1e-10) << dim;
   }
 }
 
@@ -63,28 +68,43 @@ int pair_loop_mismatches(Field out, Field phi, Field rhs, const eddy::fields::Lo
 
 }  // namespace
 
-// The pair loop (the GPU form of the Laplacian apply and the residual: columns of aligned cell pairs marched up z)
-// against the stencil cell by cell: owned cells equal to round-off, every ghost left as it was.
-TEST(PoissonOperator, PairLoopMatchesTheStencilCellByCell) {
+// The residual (by pairs on GPUs where the block allows, by cells elsewhere) and its pair form, with and without a
+// right-hand side, against the stencil cell by cell: owned cells equal to round-off, every ghost left as it was. 2D
+// blocks and odd row counts take the cell form; the pair form refuses them.
+TEST(PoissonOperator, ResidualFormsMatchTheStencilCellByCell) {
   for (int dim : {2, 3}) {
     for (const auto& [ghost, rows] : {std::pair{1, 20}, std::pair{2, 20}, std::pair{1, 21}}) {
       // More than one tile of pairs along x and of rows along y, and more than one column chunk along z (the last
-      // one short) on a single rank; in 3D an even row count takes two rows per thread, an odd one one row.
+      // one short) on a single rank.
       PoissonSetup setup(MPI_COMM_WORLD, dim, {72, rows, dim == 2 ? 1 : 36},
                          eddy::testing::uniform_faces(PressureBoundary::neumann, dim), ghost, {1.5, 1.0, 0.75});
-      const auto& shape = setup.problem.shape;
+      const auto& p = setup.problem;
+      const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
+      const auto& shape = p.shape;
       Field phi = eddy::fields::make_field("phi", shape), rhs = eddy::fields::make_field("rhs", shape),
             out = eddy::fields::make_field("out", shape);
       Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(11 + setup.context->rank());
       Kokkos::fill_random(phi, pool, Real(-1), Real(1));
       Kokkos::fill_random(rhs, pool, Real(-1), Real(1));
       ASSERT_TRUE(eddy::grid::fits_cell_pairs(shape, {out, phi, rhs}));
-      const auto w = eddy::solver::stencil_weights(setup.problem.spacing, dim);
+      const auto w = level.weights();
+      const std::string where =
+          "dim " + std::to_string(dim) + ", ghost " + std::to_string(ghost) + ", rows " + std::to_string(rows);
+      Kokkos::deep_copy(out, Real(-7));
+      eddy::solver::residual(out, phi, rhs, level);
+      EXPECT_EQ(pair_loop_mismatches(out, phi, rhs, shape, w, -7), 0) << where << ", residual()";
+      const bool pairs_fit = eddy::solver::fits_laplacian_pairs(shape, w, {out, phi, rhs});
+      EXPECT_EQ(pairs_fit, dim == 3 && shape.cells[1] % 2 == 0) << where;
       for (const bool with_rhs : {false, true}) {
         Kokkos::deep_copy(out, Real(-7));
+        if (!pairs_fit) {
+          EXPECT_THROW(eddy::solver::laplacian_by_pairs(out, phi, with_rhs ? rhs : Field(), shape, w), eddy::Error)
+              << where;
+          continue;
+        }
         eddy::solver::laplacian_by_pairs(out, phi, with_rhs ? rhs : Field(), shape, w);
         EXPECT_EQ(pair_loop_mismatches(out, phi, with_rhs ? rhs : Field(), shape, w, -7), 0)
-            << "dim " << dim << ", ghost " << ghost << ", rows " << rows << ", residual " << with_rhs;
+            << where << ", by pairs, right-hand side " << with_rhs;
       }
     }
   }
@@ -214,7 +234,7 @@ TEST(PoissonOperator, RestrictionByColumnsEqualsTheCellForm) {
                                                   *setup.reducer);
         eddy::solver::restrict_residual_by_columns(coarse_columns, x, b, fine, coarse, by_columns);
       } else {
-        eddy::solver::restrict_residual(coarse_cells, x, b, fine, coarse, by_two);
+        eddy::solver::restrict_residual_by_cells(coarse_cells, x, b, fine, coarse, by_two);
         eddy::solver::restrict_residual_by_columns(coarse_columns, x, b, fine, coarse, CheckPartials());
       }
       auto cells_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), coarse_cells);
@@ -283,13 +303,11 @@ TEST(PoissonOperator, ProlongationIsExactOnLinearFunctions) {
   const Case cases[] = {{3, {8, 8, 8}, {2, 2, 2}},   {3, {8, 8, 8}, {1, 2, 2}},  {3, {8, 8, 8}, {2, 1, 2}},
                         {3, {12, 8, 16}, {2, 2, 2}}, {3, {8, 12, 8}, {2, 1, 2}}, {2, {8, 8, 1}, {2, 2, 1}},
                         {2, {8, 8, 1}, {1, 2, 1}}};
-  // Every case through prolong_add (its GPU or CPU form), and the 3D cases coarsened by two along x and z also
-  // through the column form, which GPU builds choose for them, with one row per thread and with two.
-  enum class Form { production, column_rows, column_row_pairs };
+  // Every case through prolong_add (its GPU or CPU form), and the cases the column form takes (3D, coarsened by two
+  // along every axis, which GPU builds send to it) also through that form.
   for (const auto& c : cases) {
-    for (const Form form : {Form::production, Form::column_rows, Form::column_row_pairs}) {
-      const bool by_columns = form != Form::production;
-      if (by_columns && (c.dim != 3 || c.factor[0] != 2 || c.factor[2] != 2)) continue;
+    for (const bool by_columns : {false, true}) {
+      if (by_columns && (c.dim != 3 || c.factor != eddy::Int3{2, 2, 2})) continue;
       PoissonSetup setup(MPI_COMM_WORLD, c.dim, c.cells, eddy::testing::uniform_faces(PressureBoundary::neumann, c.dim),
                          1, {1.0, 0.5, 2.0});
       const eddy::solver::PoissonLevel fine{setup.problem.decomp, setup.problem.shape, setup.problem.spacing,
@@ -311,26 +329,22 @@ TEST(PoissonOperator, ProlongationIsExactOnLinearFunctions) {
       Kokkos::deep_copy(coarse_x, host);
       auto before = [](Real x, Real y, Real) { return 2 - x * y; };
       Field x = setup.field_from(before);
-      if (by_columns && !eddy::grid::fits_cell_pairs(fine.shape, {x})) continue;  // odd rows on some rank counts
+      if (by_columns && !eddy::solver::fits_prolongation_columns(fine, c.factor, {x})) continue;  // odd on some ranks
       if (by_columns) {
-        eddy::solver::prolong_add_by_columns(x, coarse_x, fine, coarse, c.factor, form == Form::column_row_pairs);
+        eddy::solver::prolong_add_by_columns(x, coarse_x, fine, coarse);
       } else {
         eddy::solver::prolong_add(x, coarse_x, fine, coarse, c.factor);
       }
       Field expected = setup.field_from([&](Real x, Real y, Real z) { return before(x, y, z) + linear(x, y, z); });
       EXPECT_LT(setup.rms_difference(x, expected, false), 1e-13)
-          << c.dim << "D, factor " << c.factor[0] << c.factor[1] << c.factor[2]
-          << (form == Form::column_rows        ? ", by columns"
-              : form == Form::column_row_pairs ? ", by columns of two rows"
-                                               : "");
+          << c.dim << "D, factor " << c.factor[0] << c.factor[1] << c.factor[2] << (by_columns ? ", by columns" : "");
     }
   }
 }
 
-// The column form with two rows per thread adds what it adds with one (to rounding: a GPU compiler may fuse the two
-// forms' multiply-adds differently), and leaves every ghost as it was, including the ghost rows that the first and
-// last threads of each column read.
-TEST(PoissonOperator, ProlongationByTwoRowsEqualsOneRowEverywhere) {
+// The column form adds what the portable form adds (to rounding: they interpolate along the axes in another order),
+// and leaves every ghost as it was, including the ghost rows that the first and last threads of each column read.
+TEST(PoissonOperator, ProlongationByColumnsEqualsParentPairsEverywhere) {
   for (const eddy::Int3 cells :
        {eddy::Int3{8, 8, 8}, eddy::Int3{12, 8, 16}, eddy::Int3{8, 12, 8}, eddy::Int3{16, 8, 8}}) {
     PoissonSetup setup(MPI_COMM_WORLD, 3, cells, eddy::testing::uniform_faces(PressureBoundary::periodic, 3), 1,
@@ -342,19 +356,19 @@ TEST(PoissonOperator, ProlongationByTwoRowsEqualsOneRowEverywhere) {
     const eddy::Int3 by_two{2, 2, 2};
     const auto coarse = eddy::solver::coarsen(fine, by_two);
     Field coarse_x = eddy::fields::make_field("coarse_x", coarse.shape);
-    Field one_row = eddy::fields::make_field("one_row", fine.shape),
-          two_rows = eddy::fields::make_field("two_rows", fine.shape);
-    if (!eddy::grid::fits_cell_pairs(fine.shape, {one_row})) continue;
+    Field parent_pairs = eddy::fields::make_field("parent_pairs", fine.shape),
+          columns = eddy::fields::make_field("columns", fine.shape);
+    if (!eddy::solver::fits_prolongation_columns(fine, by_two, {columns})) continue;
     Kokkos::Random_XorShift64_Pool<eddy::ExecSpace> pool(17);
     Kokkos::fill_random(coarse_x, pool, -1.0, 1.0);
-    Kokkos::fill_random(one_row, pool, -1.0, 1.0);
-    Kokkos::deep_copy(two_rows, one_row);
-    const auto before = Kokkos::create_mirror(Kokkos::HostSpace(), one_row);  // a copy on every backend
-    Kokkos::deep_copy(before, one_row);
-    eddy::solver::prolong_add_by_columns(one_row, coarse_x, fine, coarse, by_two, false);
-    eddy::solver::prolong_add_by_columns(two_rows, coarse_x, fine, coarse, by_two, true);
-    const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), one_row);
-    const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), two_rows);
+    Kokkos::fill_random(parent_pairs, pool, -1.0, 1.0);
+    Kokkos::deep_copy(columns, parent_pairs);
+    const auto before = Kokkos::create_mirror(Kokkos::HostSpace(), parent_pairs);  // a copy on every backend
+    Kokkos::deep_copy(before, parent_pairs);
+    eddy::solver::prolong_add_by_parent_pairs(parent_pairs, coarse_x, fine, coarse, 2, 2);
+    eddy::solver::prolong_add_by_columns(columns, coarse_x, fine, coarse);
+    const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parent_pairs);
+    const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), columns);
     const int g = fine.shape.ghost;
     long long differ = 0, ghosts_moved = 0, owned_unmoved = 0;
     for (int k = 0; k < fine.shape.extent(2); ++k)

@@ -1,7 +1,7 @@
 // Every solver converges on every face combination it accepts, on 1, 2 and 4 ranks, and agrees with a one-rank
 // solve of the same problem (iteration counts within one, same solution).
 #include "poisson_test_support.hpp"
-#include "solver/poisson_kernels.hpp"
+#include "solver/level_sums.hpp"
 
 #include <gtest/gtest.h>
 

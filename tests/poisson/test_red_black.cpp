@@ -1,6 +1,7 @@
 // The fused red-black sweep (one kernel into a second field, then the second colour on shared faces) gives the same
-// field as two colour passes with an exchange between them: for every face condition, in 2D and 3D, on blocks that no
-// tile divides, for every tile shape, with one or several teams along z, for both colour orders, on 1, 2 and 4 ranks.
+// field as two colour passes with an exchange between them: for every face condition, in 2D (by pairs) and 3D (by
+// phases), on blocks that no tile divides, with one or several teams along z, for both colour orders, on 1, 2 and 4
+// ranks.
 // Multigrid cycles built on either form agree, and cycles replayed as a CUDA graph (GPUs) equal those launched
 // kernel by kernel.
 #include "poisson_test_support.hpp"
@@ -18,7 +19,6 @@
 using eddy::Field;
 using eddy::Real;
 using eddy::solver::PressureBoundary;
-using eddy::solver::SweepTile;
 using eddy::testing::PoissonSetup;
 
 namespace {
@@ -34,19 +34,18 @@ Real source(Real x, Real y, Real z) { return 40 * std::cos(5 * x - 2 * z) * std:
 
 // `least_change`: the smallest change of the field a sweep must make, relative to its largest value.
 void expect_fused_equals_passes(int dim, eddy::Int3 cells, const eddy::testing::PressureFaces& faces, int planes,
-                                eddy::solver::SweepTile tile, Real relaxation, Real least_change = 0.1) {
+                                Real relaxation, Real least_change = 0.1) {
   PoissonSetup setup(MPI_COMM_WORLD, dim, cells, faces);
   const auto& p = setup.problem;
   const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
   ASSERT_TRUE(eddy::solver::fused_sweep_fits(level));
-  eddy::solver::GhostFiller ghosts(*setup.context, level, eddy::config::CommBackend::automatic, true);
+  eddy::solver::GhostFiller ghosts(*setup.context, level, setup.halo_transport(), true);
   Field rhs = setup.field_from(source);
   for (int first : {0, 1}) {
-    SCOPED_TRACE("dim " + std::to_string(dim) + " tile " + std::to_string(static_cast<int>(tile)) + " planes " +
-                 std::to_string(planes) + " first colour " + std::to_string(first) + " relaxation " +
-                 std::to_string(relaxation) + " faces " + std::to_string(static_cast<int>(faces[0])) +
-                 std::to_string(static_cast<int>(faces[1])) + std::to_string(static_cast<int>(faces[2])) +
-                 std::to_string(static_cast<int>(faces[4])));
+    SCOPED_TRACE("dim " + std::to_string(dim) + " planes " + std::to_string(planes) + " first colour " +
+                 std::to_string(first) + " relaxation " + std::to_string(relaxation) + " faces " +
+                 std::to_string(static_cast<int>(faces[0])) + std::to_string(static_cast<int>(faces[1])) +
+                 std::to_string(static_cast<int>(faces[2])) + std::to_string(static_cast<int>(faces[4])));
     Field start = setup.field_from(rough), passes = setup.field_from(rough);
     ghosts.fill(start);
     ghosts.fill(passes);
@@ -56,7 +55,7 @@ void expect_fused_equals_passes(int dim, eddy::Int3 cells, const eddy::testing::
     ghosts.fill(passes);
 
     Field fused = eddy::fields::make_field("fused", p.shape);
-    eddy::solver::fused_sweep_interior(fused, start, rhs, level, first, relaxation, planes, tile);
+    eddy::solver::fused_sweep_interior(fused, start, rhs, level, first, relaxation, planes);
     ghosts.exchange(fused);
     eddy::solver::sweep_shared_faces(fused, start, rhs, level, 1 - first, relaxation);
     ghosts.fill(fused);
@@ -89,9 +88,8 @@ void expect_cycles_agree(const eddy::testing::PressureFaces& faces, const std::a
   Field rhs = setup.field_from(source);
   Field iterate[3];
   for (int v = 0; v < 3; ++v) {
-    eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config,
-                                      eddy::config::CommBackend::automatic, false, variants[v].sweeps,
-                                      variants[v].launch);
+    eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport(), false,
+                                      variants[v].sweeps, variants[v].launch);
     iterate[v] = eddy::fields::make_field("iterate", p.shape);
     multigrid.top_ghosts().fill(iterate[v]);
     // The first cycle runs directly, the second is recorded, the rest replay.
@@ -133,30 +131,25 @@ Field scaled_change(Field start, Field changed, Real factor) {
 TEST(RedBlack, FusedSweepEqualsColourPasses3D) {
   for (const auto& faces : eddy::testing::face_variety(3)) {
     for (int planes : {0, 3, 32}) {
-      for (auto tile : eddy::solver::sweep_tiles) {
-        expect_fused_equals_passes(3, {37, 21, 19}, faces, planes, tile, 1);
-      }
-      expect_fused_equals_passes(3, {37, 21, 19}, faces, planes, SweepTile::x64_y8, 1.3);
+      for (Real relaxation : {1.0, 1.3}) expect_fused_equals_passes(3, {37, 21, 19}, faces, planes, relaxation);
     }
   }
 }
 
 // Blocks several tiles wide (on 1 and 2 ranks), where most of the phased form's tiles take its short path away from the
-// x and y faces and their rims meet the neighbour tiles' (FusedSweepEqualsColourPasses3D checks the blocks with every
-// tile on a face).
+// x and y faces and their rims meet the neighbour tiles' (FusedSweepEqualsColourPasses3D checks blocks with every tile
+// on a face).
 TEST(RedBlack, PhasedSweepEqualsColourPassesOnWideBlocks) {
   for (const auto& faces : eddy::testing::face_variety(3)) {
     for (int planes : {0, 3, 32}) {
-      for (Real relaxation : {1.0, 1.3})
-        expect_fused_equals_passes(3, {280, 40, 19}, faces, planes, SweepTile::x64_y8_phased, relaxation, 0.02);
+      for (Real relaxation : {1.0, 1.3}) expect_fused_equals_passes(3, {280, 40, 19}, faces, planes, relaxation, 0.02);
     }
   }
 }
 
 TEST(RedBlack, FusedSweepEqualsColourPasses2D) {
   for (const auto& faces : eddy::testing::face_variety(2)) {
-    for (Real relaxation : {1.0, 1.3})
-      expect_fused_equals_passes(2, {45, 35, 1}, faces, 0, SweepTile::x64_y8, relaxation);
+    for (Real relaxation : {1.0, 1.3}) expect_fused_equals_passes(2, {45, 35, 1}, faces, 0, relaxation);
   }
 }
 
@@ -199,7 +192,7 @@ TEST(RedBlack, ColourPassesReadNoGhostsWhereEveryAxisWrapsOntoTheBlock) {
     EXPECT_EQ(eddy::solver::colour_passes_read_no_ghosts(level), expected)
         << "cells " << cells[0] << "x" << cells[1] << "x" << cells[2] << " on " << ranks << " ranks";
     if (!expected) continue;
-    eddy::solver::GhostFiller ghosts(*setup.context, level, eddy::config::CommBackend::automatic, true);
+    eddy::solver::GhostFiller ghosts(*setup.context, level, setup.halo_transport(), true);
     Field rhs = setup.field_from(source);
     Field exchanged = setup.field_from(rough), owned_only = setup.field_from(rough);
     Field alone = eddy::fields::make_field("alone", p.shape);
@@ -222,7 +215,7 @@ TEST(RedBlack, OverRelaxationScalesTheGaussSeidelChange) {
     PoissonSetup setup(MPI_COMM_WORLD, dim, cells, eddy::testing::face_variety(dim)[3]);
     const auto& p = setup.problem;
     const eddy::solver::PoissonLevel level{p.decomp, p.shape, p.spacing, p.faces};
-    eddy::solver::GhostFiller ghosts(*setup.context, level, eddy::config::CommBackend::automatic, true);
+    eddy::solver::GhostFiller ghosts(*setup.context, level, setup.halo_transport(), true);
     Field rhs = setup.field_from(source);
     Field start = setup.field_from(rough), plain = setup.field_from(rough), over = setup.field_from(rough);
     for (Field f : {start, plain, over}) ghosts.fill(f);

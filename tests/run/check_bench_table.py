@@ -173,7 +173,7 @@ def main():
         check(f"mpi {float(exchange):.1f} us" in rows.get("halo exchange by transport, 4 ranks", ""),
               f"the halo exchange's {exchange} us by MPI: {rows.get('halo exchange by transport, 4 ranks')}")
     residual = kernel_fraction(logs / "stencil.log", "residual (production)")
-    laplacian = kernel_fraction(logs / "stencil.log", "laplacian apply (production)")
+    laplacian = kernel_fraction(logs / "stencil.log", "laplacian apply (pairs)")
     check(f"{float(residual):.2f} / {float(laplacian):.2f}" in rows.get("residual / Laplacian apply", ""),
           f"residual and Laplacian fractions {residual}, {laplacian}")
     stage = kernel_fraction(logs / "flow.log", "velocity stage 2 (reads, keeps R)")

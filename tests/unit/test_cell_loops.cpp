@@ -1,6 +1,7 @@
 // The GPU loops over the owned span: decoding every point of the span from the first to the last owned cell yields
 // each owned cell exactly once, at its flat position in an unpadded x-fastest field, and marks every other point a
 // ghost. (The decode runs on the host here; on GPUs the same inline function runs in the kernels.)
+#include "fields/field.hpp"
 #include "grid/cell_loops.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,7 @@
 
 namespace {
 
-void expect_span_covers_owned_cells(const eddy::fields::LocalShape& shape) {
+void expect_span_covers_owned_cells(const eddy::grid::LocalShape& shape) {
   const auto span = eddy::grid::owned_span(shape);
   const int g = shape.ghost;
   const long long row = shape.extent(0), plane = row * shape.extent(1);
@@ -34,7 +35,7 @@ void expect_span_covers_owned_cells(const eddy::fields::LocalShape& shape) {
 }
 
 // Adds 1 to every cell for_each_owned_cell visits (a free function: CUDA lambdas cannot live in a test body).
-void mark_owned_cells(eddy::Field marks, const eddy::fields::LocalShape& shape) {
+void mark_owned_cells(eddy::Field marks, const eddy::grid::LocalShape& shape) {
   eddy::grid::for_each_owned_cell(
       "test::mark", shape, KOKKOS_LAMBDA(int i, int j, int k) { marks(i, j, k) += 1; });
 }
@@ -56,7 +57,7 @@ TEST(CellLoops, OwnedSpanRefusesBlocksBeyond32BitPoints) {
 }
 
 TEST(CellLoops, ForEachOwnedCellTouchesExactlyTheOwnedCells) {
-  const eddy::fields::LocalShape shape{{6, 5, 4}, 2};
+  const eddy::grid::LocalShape shape{{6, 5, 4}, 2};
   auto marks = eddy::fields::make_field("marks", shape);
   mark_owned_cells(marks, shape);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), marks);
