@@ -1,12 +1,12 @@
 #include "check_command.hpp"
 
-#include "grid/global_grid.hpp"
 #include "config/memory_estimate.hpp"
 #include "config/output_fields.hpp"
 #include "config/print.hpp"
 #include "deck_loading.hpp"
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
+#include "grid/global_grid.hpp"
 
 #include <cstdio>
 #include <sstream>

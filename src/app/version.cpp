@@ -6,7 +6,6 @@
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
-
 namespace eddy::app {
 namespace {
 

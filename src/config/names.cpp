@@ -85,8 +85,9 @@ const std::vector<std::pair<CommBackend, std::string_view>>& enum_names<CommBack
 
 template <>
 const std::vector<std::pair<Hdf5Writes, std::string_view>>& enum_names<Hdf5Writes>() {
-  static const std::vector<std::pair<Hdf5Writes, std::string_view>> table{
-      {Hdf5Writes::automatic, "auto"}, {Hdf5Writes::collective, "collective"}, {Hdf5Writes::token_passing, "token_passing"}};
+  static const std::vector<std::pair<Hdf5Writes, std::string_view>> table{{Hdf5Writes::automatic, "auto"},
+                                                                          {Hdf5Writes::collective, "collective"},
+                                                                          {Hdf5Writes::token_passing, "token_passing"}};
   return table;
 }
 

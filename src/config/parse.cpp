@@ -220,7 +220,8 @@ class DeckReader : public YamlReader {
     if (node["pair_planes"]) {
       tuning.pair_planes = read_int(node["pair_planes"], "tuning.pair_planes");
       if (tuning.pair_planes < 2 || tuning.pair_planes > 1024 || tuning.pair_planes % 2 != 0) {
-        fail("tuning.pair_planes", "got " + std::to_string(tuning.pair_planes) + "; allowed: an even number from 2 to 1024");
+        fail("tuning.pair_planes",
+             "got " + std::to_string(tuning.pair_planes) + "; allowed: an even number from 2 to 1024");
       }
     }
     if (node["hdf5_writes"]) tuning.hdf5_writes = read_enum<Hdf5Writes>(node["hdf5_writes"], "tuning.hdf5_writes");

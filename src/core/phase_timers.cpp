@@ -4,7 +4,6 @@
 
 #include <string>
 
-
 namespace eddy {
 
 PhaseTimers::PhaseTimers(bool exact) : exact_(exact) {

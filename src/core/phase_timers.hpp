@@ -17,9 +17,9 @@
 // Without exact timing (output.exact_phase_times: false) scopes read the host clock only: on GPUs a phase is then
 // charged the launch of its kernels, and their work falls to whichever later phase waits for the device.
 #include "core/profile_region.hpp"
-#include "device/stream_marks.hpp"
 #include "core/step_record.hpp"
 #include "core/types.hpp"
+#include "device/stream_marks.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -90,7 +90,7 @@ class PhaseTimers {
   void start_step();
 
  private:
-  struct Interval {    // a scope timed on the device
+  struct Interval {  // a scope timed on the device
     int phase, enclosing, start_mark, end_mark;
   };
   struct DeferredMove {

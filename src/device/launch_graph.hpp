@@ -6,8 +6,8 @@
 // same key. Without CUDA, after a recording failed (a warning says why), or while a Kokkos tool watches the kernels
 // (core/kernel_timer.hpp, a profiler), the call runs as it is.
 
-#include <cstddef>
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 #include <functional>
 #include <vector>
 

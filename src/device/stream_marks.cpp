@@ -17,7 +17,8 @@ namespace eddy::device {
 namespace {
 
 void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string("stream marks: ") + what + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("stream marks: ") + what + ": " + cudaGetErrorString(status));
 }
 
 }  // namespace

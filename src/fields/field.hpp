@@ -12,8 +12,8 @@
 
 namespace eddy::fields {
 
-using grid::LocalShape;
 using grid::local_shape;
+using grid::LocalShape;
 
 /// Allocates a zero-initialised field of the given shape.
 inline Field make_field(const std::string& label, const LocalShape& shape) {

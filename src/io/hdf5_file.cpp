@@ -231,8 +231,9 @@ WriteMode write_mode(config::Hdf5Writes requested) {
   return WriteMode::collective;
 #else
   if (requested == config::Hdf5Writes::collective) {
-    throw Error("tuning.hdf5_writes: got 'collective', but this eddy build has a serial HDF5; allowed here: auto, "
-                "token_passing");
+    throw Error(
+        "tuning.hdf5_writes: got 'collective', but this eddy build has a serial HDF5; allowed here: auto, "
+        "token_passing");
   }
   return WriteMode::token_passing;
 #endif

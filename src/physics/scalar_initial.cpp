@@ -1,7 +1,7 @@
 #include "physics/scalar_initial.hpp"
 
-#include "grid/index_ranges.hpp"
 #include "core/counter_hash.hpp"
+#include "grid/index_ranges.hpp"
 
 namespace eddy::physics {
 

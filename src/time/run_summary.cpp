@@ -83,7 +83,8 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   const double poisson_communication = facts.poisson_halo_share + facts.poisson_reduction_share;
   // The solver's exchanges are measured where MPI blocks the host, or on the device clock with exact phase times; its
   // reductions where they go through MPI. NCCL reductions count by their enqueueing.
-  const bool halo_measured = local.halo_backend == "mpi" || (local.exact_phase_times && parallel::ExchangeClock::measures());
+  const bool halo_measured =
+      local.halo_backend == "mpi" || (local.exact_phase_times && parallel::ExchangeClock::measures());
   const bool reductions_measured = local.reduction_backend != "nccl";
   const char* communication_timing = !halo_measured         ? "enqueue_only"
                                      : !reductions_measured ? "reductions_enqueue_only"

@@ -1,10 +1,10 @@
 // Every deck in inputs/ loads, validates and round-trips; defaults come from deck.hpp; derived values are right.
 #include "config/embedded_deck.hpp"
-#include "grid/global_grid.hpp"
 #include "config/load.hpp"
 #include "config/memory_estimate.hpp"
 #include "config/print.hpp"
 #include "config_test_helpers.hpp"
+#include "grid/global_grid.hpp"
 
 #include <filesystem>
 

@@ -410,7 +410,7 @@ TEST(HaloExchange, ClockHoldsTheWaitForLateNeighbours) {
     std::vector<Field> fields{eddy::fields::make_field("f", s)};
     fill(c, d, s, fields, 0, true);
     eddy::parallel::HaloExchange halo(context, d, s, fields, c.width,
-                                    eddy::parallel::choose_halo_transport(context, d, c.backend));
+                                      eddy::parallel::choose_halo_transport(context, d, c.backend));
     eddy::parallel::ExchangeClock clock;
     halo.time_on(clock);
     EXPECT_EQ(halo.timed(), context.size() > 1) << c.text();

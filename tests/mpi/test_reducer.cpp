@@ -74,7 +74,8 @@ TEST(Reducer, DeviceBuffersMatchSerialResult) {
       fill_contributions(values, r);  // a kernel: the reduction must be ordered after it
       reduce.allreduce(values, op);
       auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-      for (int i = 0; i < slots; ++i) EXPECT_EQ(host(i), serial(n, i, op)) << eddy::parallel::to_string(reduce.transport()) << " slot " << i;
+      for (int i = 0; i < slots; ++i)
+        EXPECT_EQ(host(i), serial(n, i, op)) << eddy::parallel::to_string(reduce.transport()) << " slot " << i;
     }
   }
 }
@@ -140,7 +141,8 @@ TEST(Reducer, AllgatherPlacesEveryRanksValuesInRankOrder) {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gathered);
     for (int r = 0; r < n; ++r) {
       for (int i = 0; i < slots; ++i) {
-        EXPECT_EQ(host(r * slots + i), contribution(r, i)) << eddy::parallel::to_string(reduce.transport()) << " rank " << r << " slot " << i;
+        EXPECT_EQ(host(r * slots + i), contribution(r, i))
+            << eddy::parallel::to_string(reduce.transport()) << " rank " << r << " slot " << i;
       }
     }
     eddy::Buffer too_small("too_small", slots * n + 1);
