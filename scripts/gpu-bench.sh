@@ -5,12 +5,12 @@
 # reductions, halo exchanges and steps on 2 ranks, and on 4 (8) GPUs or more the reductions, the halo exchange by each
 # transport and the steps on 4 (8), with the strong scaling of a grid too large for one GPU from 2 GPUs up.
 #   Kokkos_ROOT=/path/to/kokkos-install scripts/gpu-bench.sh
-# Environment: EDDY_BENCH_N (size, default 512), EDDY_TILE_SWEEP ("128,2,1 256,1,1 ..." stencil tiles to compare),
+# Environment: EDDY_BENCH_N (size, default 512),
 # EDDY_SKIP_TESTS=1 (benchmarks only), EDDY_SWEEP_N (cells per axis of the scaling.py sweeps on 2+ GPUs, default 256),
 # EDDY_BENCH_ONLY ("step1 step2weak ...": run only the benchmarks of these names, as the table names them),
 # EDDY_WHOLE_RUN_N (cells per axis of the Taylor-Green deck's whole run to t = 20, default 256; 0 skips it),
-# EDDY_PAIR_PLANES_SWEEP ("4 16": also run bench stencil, flow and step with each EDDY_PAIR_PLANES, the longest column
-# of the pair loops; the default runs come first), EDDY_NCCL_TESTS (the build directory of nccl-tests: on 2 GPUs and
+# EDDY_PAIR_PLANES_SWEEP ("4 16": also run bench stencil, flow and step with each --pair_planes, the longest column
+# of the pair loops, as tuning.pair_planes sets it in a deck; the default runs come first), EDDY_NCCL_TESTS (the build directory of nccl-tests: on 2 GPUs and
 # more its all_reduce_perf times the same 8-byte allreduce beside eddy's, launched back to back and from CUDA graphs).
 # EDDY_LARGE_N (cells per axis of the strong-scaling grid run from 2 GPUs up, default twice EDDY_BENCH_N).
 # Writes logs to $EDDY_BENCH_OUT (default build/cuda/bench).
@@ -41,17 +41,13 @@ run() {
 }
 
 "$eddy" --version >"$out/version.log" 2>&1
-for tile in ${EDDY_TILE_SWEEP:-}; do
-  run "stencil_tile_${tile//,/_}" env EDDY_STENCIL_TILE="$tile" "$eddy" bench stencil --n "$size"
-done
 run stencil "$eddy" bench stencil --n "$size"
 run flow "$eddy" bench flow --n "$size"
 swept=()
-for tile in ${EDDY_TILE_SWEEP:-}; do swept+=("stencil_tile_${tile//,/_}"); done
 for planes in ${EDDY_PAIR_PLANES_SWEEP:-}; do
   for bench in stencil flow step; do
     name="${bench/step/step1}_planes_$planes"
-    run "$name" env EDDY_PAIR_PLANES="$planes" "$eddy" bench "$bench" --n "$size"
+    run "$name" "$eddy" bench "$bench" --n "$size" --pair_planes "$planes"
     swept+=("$name")
   done
 done

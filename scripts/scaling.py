@@ -7,8 +7,7 @@ ranks, cells, time per step, cell updates/s, efficiency, communication shares (a
 the pressure solver's iterations per step, and phase shares (the pressure solve split into its compute, halo exchanges
 and reductions). Where a run's solver takes more iterations a step than the sweep's first run, part of its lost
 efficiency is the solver's convergence, not communication, and the printed table says so.
-The first steps of a run also set things up: CUDA graphs captured, the velocity stage's tiling chosen by timing, the
-neighbours' memory opened. A short run's mean step carries them, so the CSV also holds each run's median step
+The first steps of a run also set things up: CUDA graphs captured, the neighbours' memory opened. A short run's mean step carries them, so the CSV also holds each run's median step
 (telemetry.csv) and the efficiency of the medians (`steady_efficiency`); the table notes runs whose mean step lies more
 than 10% above their median.
 Speed-up and efficiency compare the time per step without output (`stepping_seconds_per_step`): the sweep's runs

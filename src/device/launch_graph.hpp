@@ -1,10 +1,10 @@
 #pragma once
-// Replays the device work of a repeated call as one CUDA graph. A multigrid cycle on a small grid is a few dozen
-// kernels of a few microseconds each, so the host's launches, not the GPU, set its pace; recorded once, the whole
-// cycle goes to the GPU in one launch. Recording needs the call to enqueue only kernels and asynchronous copies on the
-// default execution space instance, with no host synchronisation, and to enqueue the same work every time for the
-// same key. Without CUDA, after a recording failed (a warning says why), or while a Kokkos tool watches the kernels
-// (core/kernel_timer.hpp, a profiler), the call runs as it is.
+// Replays the device work of a repeated call as one CUDA graph. A multigrid cycle on a small grid is a few dozen short
+// kernels, so the host's launches, not the GPU, set its pace; recorded once, the whole cycle goes to the GPU in one
+// launch. Recording needs the call to enqueue only kernels and asynchronous copies on the default execution space
+// instance, with no host synchronisation, and to enqueue the same work every time for the same key. Without CUDA, after
+// a recording failed (a warning says why), or while a Kokkos tool watches the kernels (core/kernel_timer.hpp, a
+// profiler), the call runs as it is.
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>

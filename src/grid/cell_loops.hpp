@@ -51,8 +51,8 @@ inline OwnedSpan owned_span(const LocalShape& s) {
 using SpanPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>, LightWeight>;
 
 /// Runs body(i, j, k) over the box [lo, hi) of view indices by rows: one (j, k) per iteration of a 2D policy, with the
-/// row's x loop inside it, which the compiler vectorizes. The CPU form of the loops below: on two cores at 128^3 the
-/// residual took 2.37 ms this way against 3.75 ms over the 3D policy (`eddy bench stencil --n 128`).
+/// row's x loop inside it, which the compiler vectorizes. The CPU form of the loops below: the residual ran faster this
+/// way than over the 3D policy (`eddy bench stencil`, measured in tests/perf/RESULTS.md).
 template <class Body>
 void for_each_row(const char* label, Int3 lo, Int3 hi, const Body& body) {
   const int i0 = lo[0], i1 = hi[0];
@@ -63,8 +63,8 @@ void for_each_row(const char* label, Int3 lo, Int3 hi, const Body& body) {
 }
 
 /// Runs body(i, j, k) on every owned cell of `s`. On GPUs one thread per point of the owned span, ghost points idle:
-/// for 7-point stencils this ran at 0.80 of a same-run triad's bandwidth, against 0.63-0.71 for every 3D tiling
-/// (`eddy bench stencil`, H200). On CPUs by rows (for_each_row).
+/// for 7-point stencils this came nearer a same-run triad's bandwidth than every 3D tiling (`eddy bench stencil`,
+/// measured in tests/perf/RESULTS.md). On CPUs by rows (for_each_row).
 template <class Body>
 void for_each_owned_cell(const char* label, const LocalShape& s, const Body& body) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
@@ -100,9 +100,10 @@ void for_each_box_point(const char* label, Int3 lo, Int3 hi, const Body& body) {
 }
 
 /// The range of a reduction on GPUs. Kokkos launches as many blocks of 256 as fill every multiprocessor at 2048
-/// threads and gives each an equal share of the work; a kernel needing more than 32 registers per thread fits six
-/// blocks, and the rest ran as a second wave at a third of the occupancy (a residual norm at 0.39 of a same-run triad).
-/// The launch bounds hold the kernels to 32 registers so that every block is resident at once.
+/// threads and gives each an equal share of the work; a kernel needing more than 32 registers per thread fits fewer
+/// blocks, and the rest run as a second wave at a fraction of the occupancy, which slowed a residual norm well below a
+/// same-run triad (measured in tests/perf/RESULTS.md). The launch bounds hold the kernels to 32 registers so that
+/// every block is resident at once.
 using ReduceRange = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<256, 8>>;
 
 /// Reduces body(i, j, k, value) over the owned cells of `s` into `result` (a Kokkos reducer), as for_each_owned_cell

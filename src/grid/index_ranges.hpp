@@ -2,30 +2,19 @@
 // Named index ranges over a rank's fields, so kernels never spell out ghost offsets by hand.
 #include "grid/local_shape.hpp"
 
-#include <cstdio>
-#include <cstdlib>
-
 namespace eddy::grid {
 
 using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                       Kokkos::IndexType<int>, LightWeight>;
 
-/// Tile for 3D stencil sweeps over x-fastest data: long in x for coalesced loads, short in y and z. The environment
-/// variable EDDY_STENCIL_TILE="tx,ty,tz" overrides it (for tuning on new hardware with `eddy bench stencil`).
+/// Tile for the 3D range loops (the kernels that are not hot: boundaries, initial fields, output): long in x for
+/// coalesced loads, short in y and z on GPUs; Kokkos's own choice on CPUs.
 inline Kokkos::Array<int64_t, 3> stencil_tile() {
-  static const Kokkos::Array<int64_t, 3> tile = [] {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-    Kokkos::Array<int64_t, 3> chosen{128, 2, 1};
+  return {128, 2, 1};
 #else
-    Kokkos::Array<int64_t, 3> chosen{0, 0, 0};  // let Kokkos choose on CPUs
+  return {0, 0, 0};
 #endif
-    if (const char* text = std::getenv("EDDY_STENCIL_TILE")) {
-      long long x = 0, y = 0, z = 0;
-      if (std::sscanf(text, "%lld,%lld,%lld", &x, &y, &z) == 3) chosen = {x, y, z};
-    }
-    return chosen;
-  }();
-  return tile;
 }
 
 /// Owned cells (view indices), optionally widened by `grow` layers into the ghosts.

@@ -26,7 +26,7 @@ long long resident_threads();
 constexpr int reduction_planes(int pair_planes) { return 2 * pair_planes < 1024 ? 2 * pair_planes : 1024; }
 
 /// Planes per thread of a pair loop over `pairs` x `rows` x `planes`: `longest`, halved down to 2 while the loop would
-/// start fewer threads than `resident` (small multigrid levels: columns of eight planes left most of an H200 idle, each
+/// start fewer threads than `resident` (small multigrid levels: columns of eight planes left most of the GPU idle, each
 /// thread marching them one after the other). Always even.
 int column_planes(int pairs, int rows, int planes, long long resident, int longest);
 

@@ -84,8 +84,9 @@ class Checkpointer {
   std::filesystem::path directory_;
   std::string deck_text_;
   WriteMode mode_;
-  // Kept from one checkpoint to the next, page-locked on GPUs: each checkpoint used to copy into freshly allocated
-  // host memory, at 1.4 GB/s on an H200 (first touch of every page), where a page-locked copy runs at the link's speed.
+  // Kept from one checkpoint to the next, page-locked on GPUs: a copy into freshly allocated host memory is slowed by
+  // the first touch of every page, where a page-locked copy runs at the link's speed (measured in
+  // tests/perf/RESULTS.md).
   HostValues host_values_;
 };
 

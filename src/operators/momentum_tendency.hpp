@@ -38,9 +38,9 @@ KOKKOS_INLINE_FUNCTION FaceTerms momentum_tendencies(const F& u, const F& v, con
                                                      const InverseSpacing& inv, bool three_d, Real nu) {
   const bool viscous = Viscous == ViscousTerm::always || (Viscous == ViscousTerm::tested && nu != 0);
   // The same arithmetic either way. With one copy for both dimensionalities, 3D's loads of the advection do not precede
-  // the Laplacians' on every path, and the compiler loads 11 of the 27 neighbours twice (41 loads from scratch a point
-  // in the tile loop, sm_90). With a copy per dimensionality it loads each once (30 loads), but must hold them: at 64
-  // registers a thread the tile loops spilled 36-88 bytes, at 80 none.
+  // the Laplacians' on every path, and the compiler loads some of the 27 neighbours twice. With a copy per
+  // dimensionality it loads each once, but must hold them: the tile loops spill at 64 registers a thread and not at 80
+  // (load and spill counts in tests/perf/RESULTS.md).
   const auto in = [&](bool three) {
     FaceTerms tendency = advection_of_all<Upwind>(u, v, w, i, j, k, inv, three);
     if (viscous) {

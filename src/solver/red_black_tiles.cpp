@@ -325,8 +325,8 @@ void pair_tiles(Field out_field, Field in_field, Field b_field, const ColourSten
       });
 }
 
-// Planes per team of the sweep by phases: 16 rather than 32, which ran slower on an H100 and no faster on an H200
-// (tests/perf/RESULTS.md).
+// Planes per team of the sweep by phases: 16 rather than 32, which ran slower on one of the GPUs measured and no
+// faster on the other (tests/perf/RESULTS.md).
 constexpr int longest_phased_chunk = 16;
 
 }  // namespace

@@ -1,13 +1,11 @@
 #include "time/simulation.hpp"
 
-#include "boundary/velocity_boundary.hpp"
 #include "core/error.hpp"
 #include "core/kernel_timer.hpp"
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
 #include "grid/global_grid.hpp"
 #include "grid/index_ranges.hpp"
-#include "grid/overlap_ranges.hpp"
 #include "operators/correction_with_diagnostics.hpp"
 #include "operators/flow_diagnostics.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -27,6 +25,7 @@
 #include "time/state_copy.hpp"
 #include "time/time_step.hpp"
 #include "time/tuning_plan.hpp"
+#include "time/velocity_ghosts.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,26 +39,11 @@
 namespace eddy::time {
 namespace {
 
-std::vector<Field> velocity_fields(const fields::FlowState& state, int dimensions) {
-  if (dimensions == 3) return {state.u, state.v, state.w};
-  return {state.u, state.v};
-}
-
 // target += addend over the whole view, ghosts included.
 void add_field(const Field& target, const Field& addend) {
   const auto policy = grid::box({0, 0, 0}, {int(target.extent(0)), int(target.extent(1)), int(target.extent(2))});
   Kokkos::parallel_for(
       "time::add_pressure", policy, KOKKOS_LAMBDA(int i, int j, int k) { target(i, j, k) += addend(i, j, k); });
-}
-
-// The velocity's row ends that the stages and the correction write where the halo exchange allows it: not where the
-// correction moves a y or z boundary face (an outflow), whose x ghosts the exchange leaves alone.
-parallel::RowEndImages velocity_row_ends_of(const parallel::HaloExchange& halo,
-                                            const operators::CorrectedBoundaries& corrected) {
-  for (int a : {1, 2}) {
-    if (corrected[a][0] || corrected[a][1]) return {};
-  }
-  return halo.row_end_images();
 }
 
 }  // namespace
@@ -76,29 +60,18 @@ struct Simulation::Impl {
         state(fields::FlowState::allocate(shape)),
         last_good(fields::FlowState::allocate(shape)),
         reducer(context_in, plan.reductions),
-        halo(context_in, decomp, shape, velocity_fields(state, deck_in.domain.dimensions), 1, plan.halo),
-        overlap(grid::overlap_ranges(decomp, shape, 1)),
-        overlap_halo(plan.overlap && halo.bytes_per_exchange() > 0),
-        boundary(deck_in.boundary, decomp, shape),
-        velocity_row_ends(velocity_row_ends_of(halo, boundary.corrected_boundaries())),
         timers(deck_in.output.exact_phase_times),
-        projection(deck_in, decomp, grid, context_in, reducer, plan.halo, boundary.corrected_boundaries(), &timers),
+        ghosts(context_in, decomp, state, deck_in.boundary, deck_in.domain.dimensions, plan.halo, plan.overlap,
+               deck_in.bodies.empty(), timers),
+        projection(deck_in, decomp, grid, context_in, reducer, plan.halo, ghosts.boundary().corrected_boundaries(),
+                   &timers),
         physics(deck_in, context_in, decomp, grid, plan.halo),
         momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency(),
-                 velocity_row_ends),
+                 ghosts.row_ends()),
         stages(stage_table(deck_in.time.scheme)),
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count,
                        !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
-    if (overlap_halo) halo.pack_alongside();
-    if (halo.bytes_per_exchange() > 0 && !physics.has_bodies()) {
-      const std::vector<Field> velocity = velocity_fields(state, deck.domain.dimensions);
-      for (int a = 0; a < static_cast<int>(velocity.size()); ++a) {
-        stage_faces.push_back(std::make_unique<parallel::HaloExchange>(
-            context, decomp, shape, std::vector<Field>{velocity[a]}, 1, plan.halo, a));
-        if (overlap_halo) stage_faces.back()->pack_alongside();
-      }
-    }
     if (pressure_guess.keeps_step_start()) last_good.p = Field();  // the guesses keep it
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
     for (const auto& scalar : physics.scalar_fields()) {
@@ -117,103 +90,18 @@ struct Simulation::Impl {
     return start;
   }
 
-  // Sets the physical boundaries after a stage with weight `stage_dt` and start weight `start_weight`.
-  void apply_stage_boundaries(Real stage_dt, Real start_weight) {
-    if (start_weight == 0) return boundary.apply(state, stage_dt);
-    boundary.apply(state, stage_dt, start_weight, start_velocity());
-  }
-
-  // Rebinds the velocity's exchanges to the state's velocity buffers (after they were swapped).
-  void rebind_velocity_exchanges() {
-    const std::vector<Field> velocity = velocity_fields(state, deck.domain.dimensions);
-    halo.rebind(velocity);
-    for (std::size_t a = 0; a < stage_faces.size(); ++a) stage_faces[a]->rebind({velocity[a]});
-  }
-
-  // Begins the exchange after a stage: the velocity's ghosts the projection reads before its correction (each
-  // component's faces along its own axis, where stage_faces holds them), or all of them.
-  void begin_stage_exchange(bool row_ends_written) {
-    if (stage_faces.empty()) return halo.begin(row_ends_written);
-    for (auto& faces : stage_faces) faces->begin(row_ends_written);
-  }
-
-  // Finishes the exchange begin_stage_exchange() began.
-  void finish_stage_exchange() {
-    if (stage_faces.empty()) return halo.finish();
-    for (auto& faces : stage_faces) faces->finish();
-  }
-
-  // Fills ghosts from neighbours, then the physical boundaries (normal faces too when `normal_faces`).
-  // `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends to their x ghosts. `alongside`: work
-  // that touches no velocity, enqueued while the messages are in flight.
-  void fill_velocity_ghosts(bool normal_faces, Real stage_dt, Real start_weight = 0, bool row_ends_written = false,
-                            const std::function<void()>& alongside = {}) {
-    {
-      auto scope = timers.time(Phase::halo);
-      halo.begin(row_ends_written);
-    }
-    if (alongside) alongside();
-    {
-      auto scope = timers.time(Phase::halo);
-      halo.finish();
-    }
-    auto scope = timers.time(Phase::boundary);
-    if (normal_faces) {
-      apply_stage_boundaries(stage_dt, start_weight);
-    } else {
-      boundary.apply_tangential(state);
-    }
-  }
-
-  // After a stage: the ghosts the projection reads (begin_stage_exchange), then the physical boundaries with weight
-  // `stage_dt` and start weight `start_weight`. `row_ends_written`: the stage wrote its rows' ends to their x ghosts.
-  void fill_stage_ghosts(Real stage_dt, Real start_weight, bool row_ends_written) {
-    {
-      auto scope = timers.time(Phase::halo);
-      begin_stage_exchange(row_ends_written);
-      finish_stage_exchange();
-    }
-    auto scope = timers.time(Phase::boundary);
-    apply_stage_boundaries(stage_dt, start_weight);
-  }
-
-  // fill_stage_ghosts() that also builds the right-hand side of the projection with weight `stage_dt`: the divergence
-  // of the cells that read no ghost from another rank or a physical boundary is computed while the halo messages are
-  // in flight, that of the cells around them after the boundaries are filled.
-  // `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends to their x ghosts.
-  void fill_velocity_ghosts_building_rhs(Real stage_dt, Real start_weight, bool row_ends_written) {
-    {
-      auto scope = timers.time(Phase::halo);
-      begin_stage_exchange(row_ends_written);
-    }
-    {
-      auto scope = timers.time(Phase::projection);
-      projection.build_rhs_in(state, stage_dt, overlap.interior);
-    }
-    {
-      auto scope = timers.time(Phase::halo);
-      finish_stage_exchange();
-    }
-    {
-      auto scope = timers.time(Phase::boundary);
-      apply_stage_boundaries(stage_dt, start_weight);
-    }
-    auto scope = timers.time(Phase::projection);
-    for (const auto& box : overlap.shell) projection.build_rhs_in(state, stage_dt, box);
-  }
-
   // Whether the correction of a step's last projection also computes the step's flow diagnostics: it then writes the
   // velocity out of place, into the fused stages' spare buffers (operators/correction_with_diagnostics.hpp).
   bool diagnoses_in_correction() const {
     return momentum.fused() &&
-           operators::fits_diagnosed_correction(state, momentum.spare_velocity(), grid, velocity_row_ends);
+           operators::fits_diagnosed_correction(state, momentum.spare_velocity(), grid, ghosts.row_ends());
   }
 
   // Projects the velocity with weight alpha dt and restores valid ghosts; returns the Poisson outcome. `request`:
   // what the solve does with the pressure's mean and whether its ghosts are valid; `rhs_built`: the right-hand side
-  // is already there (fill_velocity_ghosts_building_rhs); `diagnose`: the correction computes the step's diagnostics
-  // (diagnoses_in_correction()) into step_diagnostics; `alongside`: work after the correction that touches no
-  // velocity, run while the velocity's halo messages are in flight.
+  // is already there (built around the stage's messages, VelocityGhosts::fill_after_stage); `diagnose`: the correction
+  // computes the step's diagnostics (diagnoses_in_correction()) into step_diagnostics; `alongside`: work after the
+  // correction that touches no velocity, run while the velocity's halo messages are in flight.
   solver::PoissonStats project(Real weight, const solver::SolveRequest& request, bool rhs_built = false,
                                bool diagnose = false, const std::function<void()>& alongside = {}) {
     if (!rhs_built) {
@@ -228,14 +116,13 @@ struct Simulation::Impl {
     {
       auto scope = timers.time(Phase::projection);
       if (diagnose) {
-        step_diagnostics = projection.correct_into(state, momentum.spare_velocity(), weight, velocity_row_ends);
+        step_diagnostics = projection.correct_into(state, momentum.spare_velocity(), weight, ghosts.row_ends());
         momentum.adopt_spare_velocity(state, grid);
-        rebind_velocity_exchanges();
       } else {
-        projection.correct(state, weight, velocity_row_ends);
+        projection.correct(state, weight, ghosts.row_ends());
       }
     }
-    fill_velocity_ghosts(false, 0, 0, !velocity_row_ends.empty(), alongside);
+    ghosts.fill(state, false, 0, !ghosts.row_ends().empty(), alongside);
     return stats;
   }
 
@@ -248,18 +135,18 @@ struct Simulation::Impl {
   void predict_with_previous_pressure(Real weight) {
     {
       auto scope = timers.time(Phase::projection);
-      projection.correct(state, weight, velocity_row_ends);
+      projection.correct(state, weight, ghosts.row_ends());
       Kokkos::deep_copy(previous_pressure, state.p);
       Kokkos::deep_copy(state.p, 0);
     }
-    fill_velocity_ghosts(false, 0, 0, !velocity_row_ends.empty());
+    ghosts.fill(state, false, 0, !ghosts.row_ends().empty());
   }
 
   // Initial field, made divergence-free, and the first diagnostics (for the first step size).
   void initialise() {
     if (!options.restart.empty()) return restart_from_checkpoint();
     set_initial_velocity(deck.initial, decomp, state);
-    fill_velocity_ghosts(true, 0);
+    ghosts.fill(state, true);
     solver::SolveRequest free_mean;
     free_mean.pin_mean = false;
     project(1.0, free_mean);
@@ -286,9 +173,9 @@ struct Simulation::Impl {
     for (const auto& kept : pressure_guess.recorded_fields()) projection.fill_pressure_ghosts(kept.field);
     physics.restore_scalar_ghosts();
     copy_velocity(state, last_good);
-    fill_velocity_ghosts(true, 0);
+    ghosts.fill(state, true);
     copy_owned_velocity(last_good, state);
-    fill_velocity_ghosts(false, 0);
+    ghosts.fill(state, false);
     sim_time = meta.time;
     step_count = meta.step;
     previous_dt = meta.dt;
@@ -338,12 +225,33 @@ struct Simulation::Impl {
   // One step of the integrator: the stages of the scheme, each a predictor and a projection.
   void take_step() {
     Kokkos::Timer wall;
+    const StepStart start = begin_step();
+    StepRecord record;
+    for (int s = 0; s < stages.count; ++s) {
+      const Stage& stage = stages.stages[s];
+      const Real stage_dt = start.dt * stage.alpha();
+      advance_velocity(s, start.dt);  // u* = u_k + dt (gamma R_k + zeta R_{k-1}) + beta (u_0 - u_k)
+      const bool rhs_built = fill_stage_ghosts(stage, stage_dt);   // halo exchange, then boundary conditions
+      force_bodies(stage, stage_dt);                               // immersed bodies, where the deck has any
+      count_solve(record, project_stage(s, stage_dt, rhs_built));  // divergence, Poisson solve, correction
+    }
+    end_step(start, record);
+    record.wall_seconds = wall.seconds();  // after end_step, which waits for the step's device work
+    history.push_back(record);
+  }
+
+  // The time step and the velocity rate it was chosen for.
+  struct StepStart {
+    double dt = 0, rate = 0;
+  };
+
+  // Keeps the state a diverging step falls back to, chooses dt and refreshes the convective outflow velocity.
+  StepStart begin_step() {
     timers.start_step();
     {
       auto scope = timers.time(Phase::advance);
       keep_last_good();
     }
-    StepRecord record;
     const double rate = velocity_rate;
     const StepLimits limits =
         step_limits(deck.time, deck.physics.viscosity, grid.spacing, deck.domain.dimensions, rate);
@@ -352,88 +260,107 @@ struct Simulation::Impl {
             "step " + std::to_string(step_count + 1) + ": time step is not positive (" + std::to_string(dt) + ")");
     {
       auto scope = timers.time(Phase::boundary);
-      boundary.update_convective_velocity(state, reducer);
+      ghosts.boundary().update_convective_velocity(state, reducer);
     }
-    for (int s = 0; s < stages.count; ++s) {
-      const Stage& stage = stages.stages[s];
-      {
-        auto scope = timers.time(Phase::advance);
-        const operators::StageWeights weights{dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s),
-                                              stage.beta};
-        momentum.compute(state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
-                         [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
-        physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars());
-        if (momentum.finish(state, grid)) {
-          rebind_velocity_exchanges();
-          if (s == 0) momentum.hand_over_start_velocity(last_good, grid);
-        }
-      }
-      // With bodies the projection's right-hand side comes after the forcing: no overlap.
-      const bool rhs_built = overlap_halo && !physics.has_bodies();
-      if (rhs_built) {
-        fill_velocity_ghosts_building_rhs(dt * stage.alpha(), stage.beta, momentum.writes_row_ends());
-      } else {
-        fill_stage_ghosts(dt * stage.alpha(), stage.beta, momentum.writes_row_ends());
-      }
-      if (physics.has_bodies()) {
-        predict_with_previous_pressure(dt * stage.alpha());
-        {
-          auto scope = timers.time(Phase::advance);
-          // The forcing's change of u* is the stage's force times alpha dt; the step's force weighs it by force_weight.
-          physics.force_bodies(state, dt * stage.alpha() / stage.force_weight);
-        }
-        fill_velocity_ghosts(false, 0);
-      }
-      // The stages use only the pressure's gradient: its mean is fixed once, after the last stage (every stage with
-      // bodies, whose incremental pressure adds up over the stages).
-      // The guesses may remove the mean after the step (PressureGuess::end_step) instead. The pressure's ghosts are
-      // valid: it is a solve's result, a guess combining such, or zero (with bodies).
-      const bool last_stage = s + 1 == stages.count;
-      solver::SolveRequest request;
-      request.measure_mean = last_stage && pressure_guess.removes_mean_at_step_end();
-      request.pin_mean = (last_stage && !request.measure_mean) || physics.has_bodies();
-      request.ghosts_valid = true;
-      // The earlier stages may stop at pressure.intermediate_rtol: the last stage's right-hand side also holds the
-      // divergence they left, and its solve to pressure.rtol removes it with the rest.
-      if (!last_stage) request.rtol = deck.pressure.intermediate_rtol;
-      // The next stage's guess reads only pressures: it is made while the corrected velocity's messages travel.
-      const bool guess_next = !physics.has_bodies() && !last_stage;
-      const auto make_next_guess = [&] {
-        auto scope = timers.time(Phase::projection);
-        pressure_guess.after_solve();
-        pressure_guess.before_solve(state.p, s + 1);
-      };
-      if (!physics.has_bodies() && s == 0) pressure_guess.before_solve(state.p, s);
-      const solver::PoissonStats stats =
-          project(dt * stage.alpha(), request, rhs_built, last_stage && diagnoses_in_correction(),
-                  guess_next ? std::function<void()>(make_next_guess) : std::function<void()>());
-      if (!physics.has_bodies() && !guess_next) pressure_guess.after_solve();
-      if (request.measure_mean) pressure_mean = stats.solution_mean;
-      if (physics.has_bodies()) {
-        auto scope = timers.time(Phase::projection);
-        add_field(state.p, previous_pressure);
-      }
-      record.poisson_iterations += stats.iterations;
-      record.poisson_residual = stats.rhs_norm > 0 ? stats.final_residual / stats.rhs_norm : stats.final_residual;
-      const double guess_residual =
-          stats.rhs_norm > 0 ? stats.initial_residual / stats.rhs_norm : stats.initial_residual;
-      record.poisson_guess_residual = std::max(record.poisson_guess_residual, guess_residual);
+    return {dt, rate};
+  }
+
+  // Stage s's predictor: u* from the momentum equation with the physics' sources, and the scalars of the stage.
+  void advance_velocity(int s, double dt) {
+    auto scope = timers.time(Phase::advance);
+    const Stage& stage = stages.stages[s];
+    const operators::StageWeights weights{dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s), stage.beta};
+    momentum.compute(state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
+                     [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
+    physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars());
+    if (momentum.finish(state, grid) && s == 0) momentum.hand_over_start_velocity(last_good, grid);
+  }
+
+  // The ghosts of u* with the stage's weight; true where the projection's right-hand side was built around the
+  // messages (not with bodies, whose forcing comes first).
+  bool fill_stage_ghosts(const Stage& stage, Real stage_dt) {
+    const bool build_rhs = ghosts.overlaps() && !physics.has_bodies();
+    const auto rhs_in = [&](const grid::IndexBox& box) { projection.build_rhs_in(state, stage_dt, box); };
+    ghosts.fill_after_stage(
+        state, stage_dt, stage.beta, start_velocity(), momentum.writes_row_ends(),
+        build_rhs ? std::function<void(const grid::IndexBox&)>(rhs_in) : std::function<void(const grid::IndexBox&)>());
+    return build_rhs;
+  }
+
+  // With bodies: the velocity predicted with the last stage's pressure, then forced to the bodies' velocity.
+  void force_bodies(const Stage& stage, Real stage_dt) {
+    if (!physics.has_bodies()) return;
+    predict_with_previous_pressure(stage_dt);
+    {
+      auto scope = timers.time(Phase::advance);
+      // The forcing's change of u* is the stage's force times alpha dt; the step's force weighs it by force_weight.
+      physics.force_bodies(state, stage_dt / stage.force_weight);
     }
-    sim_time += dt;
-    previous_dt = dt;
+    ghosts.fill(state, false);
+  }
+
+  // Stage s's projection with weight `stage_dt`: the right-hand side (unless `rhs_built`), the solve from the stage's
+  // guess, the correction (with the step's diagnostics at its last stage), and the next stage's guess while the
+  // corrected velocity's messages travel. With bodies the solve is for the pressure's change.
+  solver::PoissonStats project_stage(int s, Real stage_dt, bool rhs_built) {
+    const bool bodies = physics.has_bodies();
+    // The stages use only the pressure's gradient: its mean is fixed once, after the last stage (every stage with
+    // bodies, whose incremental pressure adds up over the stages). The guesses may remove the mean after the step
+    // (PressureGuess::end_step) instead. The pressure's ghosts are valid: it is a solve's result, a guess combining
+    // such, or zero (with bodies).
+    const bool last_stage = s + 1 == stages.count;
+    solver::SolveRequest request;
+    request.measure_mean = last_stage && pressure_guess.removes_mean_at_step_end();
+    request.pin_mean = (last_stage && !request.measure_mean) || bodies;
+    request.ghosts_valid = true;
+    // The earlier stages may stop at pressure.intermediate_rtol: the last stage's right-hand side also holds the
+    // divergence they left, and its solve to pressure.rtol removes it with the rest.
+    if (!last_stage) request.rtol = deck.pressure.intermediate_rtol;
+    // The next stage's guess reads only pressures: it is made while the corrected velocity's messages travel.
+    const bool guess_next = !bodies && !last_stage;
+    const auto make_next_guess = [&] {
+      auto scope = timers.time(Phase::projection);
+      pressure_guess.after_solve();
+      pressure_guess.before_solve(state.p, s + 1);
+    };
+    if (!bodies && s == 0) pressure_guess.before_solve(state.p, s);
+    const solver::PoissonStats stats =
+        project(stage_dt, request, rhs_built, last_stage && diagnoses_in_correction(),
+                guess_next ? std::function<void()>(make_next_guess) : std::function<void()>());
+    if (!bodies && !guess_next) pressure_guess.after_solve();
+    if (request.measure_mean) pressure_mean = stats.solution_mean;
+    if (bodies) {
+      auto scope = timers.time(Phase::projection);
+      add_field(state.p, previous_pressure);
+    }
+    return stats;
+  }
+
+  // Adds a stage's solve to the step's record: iterations, and the residuals relative to the right-hand side.
+  static void count_solve(StepRecord& record, const solver::PoissonStats& stats) {
+    const auto relative = [&](double residual) { return stats.rhs_norm > 0 ? residual / stats.rhs_norm : residual; };
+    record.poisson_iterations += stats.iterations;
+    record.poisson_residual = relative(stats.final_residual);
+    record.poisson_guess_residual = std::max(record.poisson_guess_residual, relative(stats.initial_residual));
+  }
+
+  // Advances time, reduces the diagnostics, checks for a blow-up and hands the step to the outputs and observers.
+  void end_step(const StepStart& start, StepRecord& record) {
+    sim_time += start.dt;
+    previous_dt = start.dt;
     ++step_count;
     reduce_diagnostics();
     record.step = step_count;
     record.time = sim_time;
-    record.dt = dt;
-    record.cfl = dt * rate;
+    record.dt = start.dt;
+    record.cfl = start.dt * start.rate;
     record.kinetic_energy = kinetic_energy;
     record.max_divergence = max_divergence;
     {
       auto scope = timers.time(Phase::reduction);
       physics.finish_step(record, reducer);
     }
-    check_for_blow_up(record, dt * velocity_rate, deck.time, state, decomp);
+    check_for_blow_up(record, start.dt * velocity_rate, deck.time, state, decomp);
     // After the check: the guess overwrites the oldest kept pressure, which holds the last good state's until then.
     if (pressure_guess.removes_mean_at_step_end()) {
       auto scope = timers.time(Phase::projection);
@@ -445,9 +372,6 @@ struct Simulation::Impl {
       for (const auto& observer : observers) observer(*owner, record);
     }
     record.phase_seconds = timers.step();
-    // Read after the phases: timers.step() waits for the step's device work, which its phases are charged.
-    record.wall_seconds = wall.seconds();
-    history.push_back(record);
   }
 
   // Runs `write` as part of the output phase.
@@ -475,18 +399,8 @@ struct Simulation::Impl {
     double time = 0, dt = 0;
   } last_good_step;
   parallel::Reducer reducer;
-  parallel::HaloExchange halo;
-  // After a stage, where the velocity's exchange sends messages (and no body forces the velocity before the
-  // projection): each component's ghost faces along its own axis, all that the divergence reads; the correction's
-  // exchange (halo) then fills every ghost. On two ranks split in z this sends a third of the bytes.
-  std::vector<std::unique_ptr<parallel::HaloExchange>> stage_faces;
-  grid::OverlapRanges overlap;  // the owned cells split around the velocity halo's late ghosts
-  bool overlap_halo = false;    // parallel.overlap, where the velocity halo sends messages to other ranks
-  boundary::VelocityBoundary boundary;
-  // The velocity's x ghosts that the stages and the correction write themselves (one rank along every periodic axis,
-  // x among them; parallel/row_end_images.hpp).
-  parallel::RowEndImages velocity_row_ends;
-  PhaseTimers timers;  // before the projection, whose solver charges its communication to it
+  PhaseTimers timers;     // before the ghosts and the projection, which charge their work to it
+  VelocityGhosts ghosts;  // halo exchanges and boundary conditions of the velocity
   Projection projection;
   physics::CoupledPhysics physics;
   MomentumStage momentum;   // the velocity's Runge-Kutta stages and their right-hand-side buffers

@@ -330,7 +330,7 @@ TEST(PairColumns, PairLoopsGiveTheSameBitsAtEveryColumnLength) {
     const Field residual = random_field("residual", fine.shape, 11), divergence = random_field("div", fine.shape, 13);
     const Field prolonged = random_field("prolonged", fine.shape, 17);
     EXPECT_TRUE(eddy::solver::fits_laplacian_pairs(fine.shape, fine.weights(), {residual, phi, rhs}));
-    EXPECT_TRUE(eddy::solver::fits_prolongation_columns(fine, {2, 2, 2}, {prolonged, coarse_x}));
+    EXPECT_TRUE(eddy::solver::fits_prolongation_columns(fine, {2, 2, 2}, {prolonged}));
     eddy::solver::laplacian_by_pairs(residual, phi, rhs, fine.shape, fine.weights());
     eddy::operators::compute_divergence_by_pairs(state, divergence, grid, 0.5);
     eddy::solver::prolong_add_by_columns(prolonged, coarse_x, fine, coarse);
