@@ -5,6 +5,7 @@
 #include "command_line.hpp"
 #include "deck_loading.hpp"
 #include "parallel/context.hpp"
+#include "run/run_case.hpp"
 #include "time/simulation.hpp"
 #include "version.hpp"
 
@@ -22,7 +23,7 @@ int run_case(const app::CommandLine& line) {
   const auto deck = app::load_deck_on_all_ranks(line, ctx.comm());  // bad input: nothing is written
   if (!deck) return 2;
   time::Simulation sim(*deck, ctx, time::RunOptions{line.restart, false, line.kernel_times});
-  return sim.run();
+  return run::run_case(sim);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace eddy::config {
@@ -14,6 +15,9 @@ struct DomainConfig {
   std::array<int, 3> cells{64, 64, 1};    ///< cells per axis (z is 1 in 2D)
   std::array<double, 3> length{1, 1, 1};  ///< physical extent per axis
   std::array<double, 3> origin{0, 0, 0};  ///< coordinates of the low corner
+
+  /// The keys of the deck section `domain`.
+  static constexpr std::array<std::string_view, 4> deck_keys{"dimensions", "cells", "length", "origin"};
 
   bool operator==(const DomainConfig&) const = default;
 };
@@ -25,6 +29,10 @@ struct PhysicsConfig {
   double beta_g = 0;                        ///< expansion coefficient times |g|; 0 = no buoyancy
   double reference_temperature = 0;         ///< T_ref
   std::array<double, 3> gravity{0, -1, 0};  ///< direction of g; parse sets [0, 0, -1] in 3D unless given
+
+  /// The keys of the deck section `physics` (reynolds, rayleigh and prandtl set the fields above).
+  static constexpr std::array<std::string_view, 8> deck_keys{
+      "viscosity", "reynolds", "density", "rayleigh", "prandtl", "beta_g", "reference_temperature", "gravity"};
 
   bool operator==(const PhysicsConfig&) const = default;
 };
@@ -61,6 +69,9 @@ struct InitialConfig {
   unsigned long long seed = 12345;          ///< random perturbation seed (same field on any rank count)
   std::string checkpoint;                   ///< restart from this checkpoint instead (set by --restart)
 
+  /// The keys of the deck section `initial`.
+  static constexpr std::array<std::string_view, 4> deck_keys{"type", "velocity", "amplitude", "seed"};
+
   bool operator==(const InitialConfig&) const = default;
 };
 
@@ -76,6 +87,10 @@ struct TimeConfig {
   long long max_steps = 1000000000;
   double wall_time_limit = 0;  ///< seconds; 0 = no limit
 
+  /// The keys of the deck section `time`; `dt` may be a number or {adaptive, initial}.
+  static constexpr std::array<std::string_view, 7> deck_keys{
+      "scheme", "dt", "cfl", "viscous_safety", "end_time", "max_steps", "wall_time_limit"};
+
   bool operator==(const TimeConfig&) const = default;
 };
 
@@ -83,6 +98,9 @@ enum class AdvectionScheme { central, upwind };
 
 struct NumericsConfig {
   AdvectionScheme advection = AdvectionScheme::central;
+
+  /// The keys of the deck section `numerics`.
+  static constexpr std::array<std::string_view, 1> deck_keys{"advection"};
 
   bool operator==(const NumericsConfig&) const = default;
 };
@@ -105,6 +123,11 @@ struct PoissonConfig {
   int check_every = 1;               ///< residual norm every this many iterations
   bool gather_coarse_levels = true;  ///< multigrid on several ranks: cycle the small coarse levels whole on every rank
 
+  /// The keys of the deck section `pressure`.
+  static constexpr std::array<std::string_view, 12> deck_keys{
+      "solver", "rtol",       "intermediate_rtol", "atol",       "max_iterations", "smoother",
+      "cycle",  "pre_smooth", "post_smooth",       "relaxation", "check_every",    "gather_coarse_levels"};
+
   bool operator==(const PoissonConfig&) const = default;
 };
 
@@ -119,6 +142,11 @@ struct OutputConfig {
   long long log_interval = 10;    ///< print a diagnostics line every N steps
   bool exact_phase_times = true;  ///< charge each phase its device work (core/phase_timers.hpp; false: host time only)
 
+  /// The keys of the deck section `output`.
+  static constexpr std::array<std::string_view, 9> deck_keys{
+      "directory",        "overwrite",    "interval_steps",   "interval_time", "fields", "checkpoint_interval_steps",
+      "keep_checkpoints", "log_interval", "exact_phase_times"};
+
   bool operator==(const OutputConfig&) const = default;
 };
 
@@ -130,6 +158,10 @@ struct ParallelConfig {
   CommBackend reduction_backend = CommBackend::automatic;
   bool overlap = true;  ///< overlap the velocity's halo exchange with interior compute and the next pressure guess
 
+  /// The keys of the deck section `parallel`.
+  static constexpr std::array<std::string_view, 4> deck_keys{"process_grid", "halo_backend", "reduction_backend",
+                                                             "overlap"};
+
   bool operator==(const ParallelConfig&) const = default;
 };
 
@@ -140,6 +172,9 @@ enum class Hdf5Writes { automatic, collective, token_passing };
 struct TuningConfig {
   int pair_planes = 8;  ///< longest column of cell pairs a GPU thread marches in the stencil loops (even, 2..1024)
   Hdf5Writes hdf5_writes = Hdf5Writes::automatic;  ///< collective with parallel HDF5, else token passing
+
+  /// The keys of the deck section `tuning`.
+  static constexpr std::array<std::string_view, 2> deck_keys{"pair_planes", "hdf5_writes"};
 
   bool operator==(const TuningConfig&) const = default;
 };

@@ -6,28 +6,32 @@
 #include <map>
 
 namespace eddy::config {
+namespace {
+
+// The keys a deck struct declares for its section (config/deck.hpp).
+template <std::size_t N>
+std::vector<std::string> listed(const std::array<std::string_view, N>& keys) {
+  return {keys.begin(), keys.end()};
+}
+
+}  // namespace
 
 const std::vector<std::string>* section_keys(const std::string& path) {
   static const std::map<std::string, std::vector<std::string>> sections{
       {"",
        {"name", "domain", "physics", "boundary", "initial", "time", "numerics", "pressure", "output", "parallel",
         "tuning", "scalars", "bodies"}},
-      {"domain", {"dimensions", "cells", "length", "origin"}},
-      {"physics",
-       {"viscosity", "reynolds", "density", "rayleigh", "prandtl", "beta_g", "reference_temperature", "gravity"}},
+      {"domain", listed(DomainConfig::deck_keys)},
+      {"physics", listed(PhysicsConfig::deck_keys)},
       {"boundary", {"default", "x_low", "x_high", "y_low", "y_high", "z_low", "z_high"}},
-      {"initial", {"type", "velocity", "amplitude", "seed"}},
-      {"time", {"scheme", "dt", "cfl", "viscous_safety", "end_time", "max_steps", "wall_time_limit"}},
+      {"initial", listed(InitialConfig::deck_keys)},
+      {"time", listed(TimeConfig::deck_keys)},
       {"time.dt", {"adaptive", "initial"}},
-      {"numerics", {"advection"}},
-      {"pressure",
-       {"solver", "rtol", "intermediate_rtol", "atol", "max_iterations", "smoother", "cycle", "pre_smooth",
-        "post_smooth", "relaxation", "check_every", "gather_coarse_levels"}},
-      {"output",
-       {"directory", "overwrite", "interval_steps", "interval_time", "fields", "checkpoint_interval_steps",
-        "keep_checkpoints", "log_interval", "exact_phase_times"}},
-      {"parallel", {"process_grid", "halo_backend", "reduction_backend", "overlap"}},
-      {"tuning", {"pair_planes", "hdf5_writes"}},
+      {"numerics", listed(NumericsConfig::deck_keys)},
+      {"pressure", listed(PoissonConfig::deck_keys)},
+      {"output", listed(OutputConfig::deck_keys)},
+      {"parallel", listed(ParallelConfig::deck_keys)},
+      {"tuning", listed(TuningConfig::deck_keys)},
   };
   static const std::vector<std::string> face_keys{"type", "velocity", "profile", "kind"};
   if (auto found = sections.find(path); found != sections.end()) return &found->second;

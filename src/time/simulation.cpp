@@ -1,11 +1,11 @@
 #include "time/simulation.hpp"
 
 #include "core/error.hpp"
-#include "core/kernel_timer.hpp"
 #include "core/phase_timers.hpp"
 #include "fields/face_vector.hpp"
 #include "grid/global_grid.hpp"
 #include "grid/index_ranges.hpp"
+#include "io/checkpoint.hpp"
 #include "operators/correction_with_diagnostics.hpp"
 #include "operators/flow_diagnostics.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -15,13 +15,9 @@
 #include "time/initial_conditions.hpp"
 #include "time/momentum_stage.hpp"
 #include "time/pressure_guess.hpp"
-#include "time/progress.hpp"
 #include "time/projection.hpp"
 #include "time/rk_scheme.hpp"
-#include "time/run_control.hpp"
-#include "time/run_log.hpp"
-#include "time/run_outputs.hpp"
-#include "time/run_summary.hpp"
+#include "time/setup_report.hpp"
 #include "time/state_copy.hpp"
 #include "time/time_step.hpp"
 #include "time/tuning_plan.hpp"
@@ -368,16 +364,9 @@ struct Simulation::Impl {
     }
     {
       auto scope = timers.time(Phase::output);
-      if (outputs != nullptr) outputs->after_step(state, record, pressure_guess.recorded_fields());
-      for (const auto& observer : observers) observer(*owner, record);
+      for (const auto& observer : observers) observer.second(record);
     }
     record.phase_seconds = timers.step();
-  }
-
-  // Runs `write` as part of the output phase.
-  void timed_output(const std::function<void()>& write) {
-    auto scope = timers.time(Phase::output);
-    write();
   }
 
   bool talkative() const { return context.rank() == 0 && !options.quiet; }
@@ -408,9 +397,8 @@ struct Simulation::Impl {
   StageTable stages;
   PressureGuess pressure_guess;  // the stage pressure solves' initial guesses (not with bodies: p is an increment)
   std::vector<StepRecord> history;
-  std::vector<StepObserver> observers;
-  const Simulation* owner = nullptr;
-  RunOutputs* outputs = nullptr;  // set while run() writes output
+  std::vector<std::pair<int, StepObserver>> observers;  // with their handles
+  int last_observer = 0;                                // the handle given last
   std::optional<RestartPoint> restart_point;
   double sim_time = 0;
   double previous_dt = 0;
@@ -422,7 +410,6 @@ struct Simulation::Impl {
 
 Simulation::Simulation(const config::Deck& deck, parallel::Context& context, const RunOptions& options)
     : impl_(std::make_unique<Impl>(deck, context, options)) {
-  impl_->owner = this;
   if (context.rank() == 0 && !options.quiet) {
     print_startup(impl_->deck, impl_->decomp,
                   {impl_->projection.solver_name(), impl_->projection.solver_hierarchy(), impl_->plan.describe()});
@@ -441,91 +428,32 @@ long long Simulation::advance(long long steps) {
   return taken;
 }
 
-int Simulation::run() {
-  Impl& s = *impl_;
-  RunOutputs outputs(s.deck, s.decomp, s.shape, s.context, s.restart_point, s.physics.scalar_fields());
-  RunControl control(s.deck.time, outputs.run_dir(), s.context);
-  Progress progress(s.deck, s.talkative(), s.sim_time, s.step_count);
-  s.outputs = &outputs;
-  struct Detach {
-    Impl& s;
-    ~Detach() { s.outputs = nullptr; }
-  } detach{s};
-  if (!s.restart_point) outputs.write_fields(s.state, s.sim_time, s.step_count);
-
-  std::optional<KernelTimer> kernel_timer;
-  if (s.options.kernel_times) kernel_timer.emplace();
-  Kokkos::Timer wall;
-  const long long first_step = s.step_count;
-  const PhaseTimers::Seconds set_up = s.timers.total();  // the initial projection, not part of the run's steps
-  int status = exit_finished;
-  std::string stop_reason;
-  try {
-    while (!control.should_stop(s.step_count, s.sim_time)) {
-      s.take_step();
-      outputs.record(s.history.back());
-      progress.update(s.history.back());
-      if (control.take_write_request()) {
-        s.timed_output([&] {
-          outputs.write_fields(s.state, s.sim_time, s.step_count);
-          outputs.write_checkpoint(s.state, s.physics.scalar_fields(), s.pressure_guess.recorded_fields(), s.sim_time,
-                                   s.step_count, s.previous_dt);
-        });
-      }
-    }
-    s.timed_output([&] {
-      outputs.write_checkpoint(s.state, s.physics.scalar_fields(), s.pressure_guess.recorded_fields(), s.sim_time,
-                               s.step_count, s.previous_dt);
-    });
-    progress.end_line();
-    if (s.talkative()) std::printf("%s\n", control.stop_message((outputs.run_dir() / "deck.yaml").string()).c_str());
-    if (control.stopped_early()) status = exit_stopped_early;
-    stop_reason = stop_reason_text(control.reason());
-  } catch (const Diverged& diverged) {
-    const auto& good = s.last_good_step;
-    s.timed_output(
-        [&] { outputs.write_checkpoint(s.abandon_step(), s.last_good_scalars, {}, good.time, good.step, good.dt); });
-    progress.end_line();
-    if (s.context.rank() == 0) {
-      std::fprintf(stderr, "eddy: error: %s\nthe last good state (step %lld, t = %.6g) is in %s\n", diverged.what(),
-                   good.step, good.time,
-                   (outputs.run_dir() / "checkpoints" / io::Checkpointer::file_name(good.step)).c_str());
-    }
-    status = exit_diverged;
-    stop_reason = "diverged";
-  }
-
-  PhaseTimers::Seconds phase_seconds = s.timers.total();
-  for (int p = 0; p < PhaseTimers::count; ++p) phase_seconds[p] -= set_up[p];
-  RunMeasurements measured{s.deck.name,
-                           s.step_count - first_step,
-                           wall.seconds(),
-                           phase_seconds,
-                           parallel::to_string(s.plan.halo),
-                           parallel::to_string(s.plan.reductions),
-                           s.projection.solver_name(),
-                           stop_reason,
-                           s.sim_time,
-                           s.step_count,
-                           s.timers.exact(),
-                           0,
-                           s.plan.json()};
-  for (const StepRecord& record : s.history) {
-    if (record.step > first_step) measured.poisson_iterations += record.poisson_iterations;
-  }
-  RunSummary summary = summarise_run(measured, s.decomp, s.context);
-  if (kernel_timer) add_kernel_times(summary, kernel_timer->times(), measured.wall_seconds, measured.steps, s.context);
-  outputs.finish(summary.json);
-  if (s.talkative()) {
-    std::fputs(summary.text.c_str(), stdout);
-    s.physics.print_summary(s.context.rank());
-    std::fflush(stdout);
-  }
-  return status;
-}
-
 bool Simulation::finished() const { return impl_->finished(); }
-void Simulation::add_step_observer(StepObserver observer) { impl_->observers.push_back(std::move(observer)); }
+int Simulation::add_step_observer(StepObserver observer) {
+  impl_->observers.push_back({++impl_->last_observer, std::move(observer)});
+  return impl_->last_observer;
+}
+void Simulation::remove_step_observer(int handle) {
+  auto& observers = impl_->observers;
+  observers.erase(std::remove_if(observers.begin(), observers.end(), [&](const auto& o) { return o.first == handle; }),
+                  observers.end());
+}
+void Simulation::take_step() { impl_->take_step(); }
+LastGoodState Simulation::abandon_step() {
+  const auto& good = impl_->last_good_step;
+  return {impl_->abandon_step(), impl_->last_good_scalars, good.time, good.dt, good.step};
+}
+const RunOptions& Simulation::options() const { return impl_->options; }
+parallel::Context& Simulation::context() const { return impl_->context; }
+const fields::LocalShape& Simulation::shape() const { return impl_->shape; }
+std::vector<fields::NamedField> Simulation::scalar_fields() const { return impl_->physics.scalar_fields(); }
+std::vector<fields::NamedField> Simulation::warm_start_fields() const {
+  return impl_->pressure_guess.recorded_fields();
+}
+double Simulation::previous_dt() const { return impl_->previous_dt; }
+const std::optional<RestartPoint>& Simulation::restart_point() const { return impl_->restart_point; }
+std::string Simulation::solver_name() const { return impl_->projection.solver_name(); }
+PhaseTimers& Simulation::timers() { return impl_->timers; }
 const fields::FlowState& Simulation::state() const { return impl_->state; }
 const grid::Decomposition& Simulation::decomposition() const { return impl_->decomp; }
 void Simulation::set_exact_phase_times(bool exact) { impl_->timers.set_exact(exact); }

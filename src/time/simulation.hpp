@@ -1,6 +1,7 @@
 #pragma once
 // A whole run: set up from a resolved deck, march in time, write output, report where the time went.
 #include "config/deck.hpp"
+#include "core/phase_timers.hpp"
 #include "core/step_record.hpp"
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
@@ -9,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,12 +20,6 @@ class CoupledPhysics;
 
 namespace eddy::time {
 
-/// Exit status of run(): the end was reached (0); stopped early by a signal, the wall clock or a STOP file, with a
-/// checkpoint to continue from (75, EX_TEMPFAIL); the run diverged (3). Bad input is 2 and other errors 1 (main).
-inline constexpr int exit_finished = 0;
-inline constexpr int exit_stopped_early = 75;
-inline constexpr int exit_diverged = 3;
-
 /// Options that come from the command line, not the deck.
 struct RunOptions {
   std::string restart;  ///< "", "latest" or a checkpoint path
@@ -32,29 +28,47 @@ struct RunOptions {
       false;  ///< fence and time every kernel of the run (core/kernel_timer.hpp), rank 0's in the summary
 };
 
+/// Where a restarted run picks up.
+struct RestartPoint {
+  double time = 0;
+  long long step = 0;
+};
+
+/// The state before the step that diverged, for the checkpoint a run leaves behind.
+struct LastGoodState {
+  fields::FlowState flow;
+  std::vector<fields::NamedField> scalars;
+  double time = 0, dt = 0;
+  long long step = 0;
+};
+
+// The numerics of a run: the state, the integrator's steps and what they need. Run management (outputs, control,
+// progress, summary) drives it from run/run_case.hpp.
 class Simulation {
  public:
-  /// Called after every step with the simulation and the step's record (field output, checkpoints, telemetry).
-  using StepObserver = std::function<void(const Simulation&, const StepRecord&)>;
+  /// Called after every step with the step's record, inside the timed output phase (field output, checkpoints).
+  using StepObserver = std::function<void(const StepRecord&)>;
 
   /// Sets up grid, decomposition, fields and solvers for the deck, and the initial state (or the checkpoint of
   /// options.restart); throws eddy::Error on bad setup or an unusable checkpoint.
   Simulation(const config::Deck& deck, parallel::Context& context, const RunOptions& options = {});
   ~Simulation();
-  /// Runs to the end time or step limit, or until a signal, the wall clock or a STOP file stops it, writing the run
-  /// folder (fields, checkpoints, telemetry, summary); returns the exit status (exit_finished, ...).
-  int run();
-
   /// Takes up to `steps` steps, stopping early at end_time or max_steps, writing nothing; returns the steps taken.
   /// Throws time::Diverged (time/blow_up.hpp) when a step leaves NaN/Inf or blows up.
   long long advance(long long steps);
+  /// Takes one step, whatever end_time and max_steps say; throws time::Diverged as advance() does.
+  void take_step();
+  /// After a step that threw time::Diverged: the state before it (spends the pressure guesses of the step).
+  LastGoodState abandon_step();
   /// Whether the phase timers charge each phase its device work (exact shares, the default) or time the host only,
   /// which saves two CUDA events per phase on grids whose steps are short.
   void set_exact_phase_times(bool exact);
   /// True once end_time or max_steps is reached.
   bool finished() const;
-  /// Registers a call made after every step, inside the timed output phase.
-  void add_step_observer(StepObserver observer);
+  /// Registers a call made after every step, inside the timed output phase; returns its handle.
+  int add_step_observer(StepObserver observer);
+  /// Stops calling the observer of `handle`.
+  void remove_step_observer(int handle);
 
   /// The current flow state (velocity ghosts valid, pressure of the last projection).
   const fields::FlowState& state() const;
@@ -74,6 +88,24 @@ class Simulation {
   const physics::CoupledPhysics& physics() const;
   /// The machine-dependent choices this run made at setup (transports, loop forms, HDF5 writes).
   const TuningPlan& plan() const;
+  /// The options it was built with.
+  const RunOptions& options() const;
+  /// The ranks it runs on.
+  parallel::Context& context() const;
+  /// The shape of this rank's fields.
+  const fields::LocalShape& shape() const;
+  /// The transported scalars (live fields).
+  std::vector<fields::NamedField> scalar_fields() const;
+  /// The fields the pressure guesses keep, which a checkpoint holds so that a restart continues exactly.
+  std::vector<fields::NamedField> warm_start_fields() const;
+  /// The last step's dt (the adaptive step's growth cap after a restart).
+  double previous_dt() const;
+  /// Where the run restarted from, if it did.
+  const std::optional<RestartPoint>& restart_point() const;
+  /// The pressure solver's name for logs.
+  std::string solver_name() const;
+  /// The phase timers every part of the step charges.
+  PhaseTimers& timers();
 
  private:
   struct Impl;

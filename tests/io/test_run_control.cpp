@@ -3,7 +3,7 @@
 #include "io/collective.hpp"
 #include "io/non_finite.hpp"
 #include "io_test_support.hpp"
-#include "time/run_control.hpp"
+#include "run/run_control.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +23,7 @@ int world_rank() {
 }
 
 /// Steps until should_stop; returns the step (asserting every rank stopped at the same one).
-long long run_until_stop(time::RunControl& control, long long limit, const std::function<void(long long)>& each) {
+long long run_until_stop(run::RunControl& control, long long limit, const std::function<void(long long)>& each) {
   long long step = 1;
   for (; step <= limit; ++step) {
     each(step);
@@ -42,28 +42,28 @@ TEST(RunControl, EndTimeAndStepLimit) {
   config::TimeConfig limits;
   limits.end_time = 0.0105;
   {
-    time::RunControl control(limits, dir, context);
+    run::RunControl control(limits, dir, context);
     EXPECT_EQ(run_until_stop(control, 100, [](long long) {}), 11);
-    EXPECT_EQ(control.reason(), time::StopReason::end_time);
+    EXPECT_EQ(control.reason(), run::StopReason::end_time);
     EXPECT_FALSE(control.stopped_early());
   }
   limits.max_steps = 4;
-  time::RunControl control(limits, dir, context);
+  run::RunControl control(limits, dir, context);
   EXPECT_EQ(run_until_stop(control, 100, [](long long) {}), 4);
-  EXPECT_EQ(control.reason(), time::StopReason::max_steps);
+  EXPECT_EQ(control.reason(), run::StopReason::max_steps);
 }
 
 TEST(RunControl, SignalOnOneRankStopsAllTogether) {
   parallel::Context context(MPI_COMM_WORLD);
   const auto dir = io_test::scratch_folder(MPI_COMM_WORLD, "signal");
   config::TimeConfig limits;
-  time::RunControl control(limits, dir, context, 2);
+  run::RunControl control(limits, dir, context, 2);
   const long long step = run_until_stop(control, 100, [&](long long s) {
     if (s == 5 && world_rank() == 0) std::raise(SIGUSR1);
   });
   EXPECT_GT(step, 5);
   EXPECT_LE(step, 5 + 2 * 2);  // agreed within two check intervals
-  EXPECT_EQ(control.reason(), time::StopReason::signal);
+  EXPECT_EQ(control.reason(), run::StopReason::signal);
   EXPECT_TRUE(control.stopped_early());
   EXPECT_NE(control.stop_message("cavity.yaml").find("Continue with: eddy run cavity.yaml --restart latest"),
             std::string::npos);
@@ -73,7 +73,7 @@ TEST(RunControl, StopAndWriteNowFiles) {
   parallel::Context context(MPI_COMM_WORLD);
   const auto dir = io_test::scratch_folder(MPI_COMM_WORLD, "files");
   config::TimeConfig limits;
-  time::RunControl control(limits, dir, context);
+  run::RunControl control(limits, dir, context);
   std::vector<long long> writes;
   const long long step = run_until_stop(control, 100, [&](long long s) {
     if (world_rank() == 0 && s == 3) std::ofstream(dir / "WRITE_NOW") << "";
@@ -82,7 +82,7 @@ TEST(RunControl, StopAndWriteNowFiles) {
   });
   EXPECT_GE(step, 10);
   EXPECT_LE(step, 12);
-  EXPECT_EQ(control.reason(), time::StopReason::stop_file);
+  EXPECT_EQ(control.reason(), run::StopReason::stop_file);
   ASSERT_EQ(writes.size(), 1u);
   EXPECT_LE(writes[0], 6);
   EXPECT_FALSE(std::filesystem::exists(dir / "STOP"));
@@ -94,14 +94,14 @@ TEST(RunControl, WallClockLimit) {
   const auto dir = io_test::scratch_folder(MPI_COMM_WORLD, "wall");
   config::TimeConfig limits;
   limits.wall_time_limit = 0.1;
-  time::RunControl control(limits, dir, context);
+  run::RunControl control(limits, dir, context);
   const long long step =
       run_until_stop(control, 1000, [](long long) { std::this_thread::sleep_for(std::chrono::milliseconds(10)); });
   // Steps of at least 10 ms: the limit is reached by step 10 at the latest (11 with the check's granularity); on a
   // loaded machine with oversubscribed ranks steps take longer, so only "more than one step" bounds it from below.
   EXPECT_GE(step, 2);
   EXPECT_LE(step, 11);
-  EXPECT_EQ(control.reason(), time::StopReason::wall_time);
+  EXPECT_EQ(control.reason(), run::StopReason::wall_time);
 }
 
 TEST(NonFinite, FindsTheFirstBadValueOnAnyRank) {

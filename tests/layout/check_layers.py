@@ -7,7 +7,7 @@ import re
 import sys
 
 LAYERS = ["core", "device", "config", "grid", "fields", "parallel", "operators", "boundary", "solver", "physics", "io",
-          "time", "app"]
+          "time", "run", "app"]
 # core/ sits on device/ for its clocks (core/phase_timers.hpp); device/ includes nothing of eddy's.
 ALLOWED_UP = {("core", "device")}
 VENDOR_HOMES = {"device", "parallel"}

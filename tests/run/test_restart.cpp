@@ -7,6 +7,7 @@
 #include "flow_test_support.hpp"
 #include "io/collective.hpp"
 #include "physics/coupled_physics.hpp"
+#include "run/run_case.hpp"
 #include "time/simulation.hpp"
 
 #include <gtest/gtest.h>
@@ -111,7 +112,7 @@ Final final_state(const time::Simulation& sim) {
 Final run_continuous(DeckMaker make_deck, const std::filesystem::path& dir, long long steps) {
   parallel::Context world(MPI_COMM_WORLD);
   time::Simulation sim(make_deck(dir, steps), world, {"", true});
-  EXPECT_EQ(sim.run(), time::exit_finished);
+  EXPECT_EQ(run::run_case(sim), run::exit_finished);
   return final_state(sim);
 }
 
@@ -122,12 +123,12 @@ void expect_bit_identical_restart(DeckMaker make_deck, const std::string& name) 
   parallel::Context world(MPI_COMM_WORLD);
   {
     time::Simulation first(make_deck(dir, 4), world, {"", true});
-    ASSERT_EQ(first.run(), time::exit_finished);
+    ASSERT_EQ(run::run_case(first), run::exit_finished);
     ASSERT_EQ(first.step(), 4);
   }
   time::Simulation second(make_deck(dir, 10), world, {"latest", true});
   ASSERT_EQ(second.step(), 4);
-  ASSERT_EQ(second.run(), time::exit_finished);
+  ASSERT_EQ(run::run_case(second), run::exit_finished);
   const auto restarted = final_state(second);
   EXPECT_EQ(restarted.step, continuous.step);
   EXPECT_EQ(restarted.time, continuous.time);
@@ -154,13 +155,13 @@ void expect_restart_on_other_ranks(DeckMaker make_deck, const std::string& name)
   if (pair != MPI_COMM_NULL) {
     parallel::Context two(pair);
     time::Simulation first(make_deck(dir, 4), two, {"", true});
-    EXPECT_EQ(first.run(), time::exit_finished);
+    EXPECT_EQ(run::run_case(first), run::exit_finished);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (pair != MPI_COMM_NULL) MPI_Comm_free(&pair);
   parallel::Context world(MPI_COMM_WORLD);
   time::Simulation second(make_deck(dir, 10), world, {"latest", true});
-  ASSERT_EQ(second.run(), time::exit_finished);
+  ASSERT_EQ(run::run_case(second), run::exit_finished);
   const auto restarted = final_state(second);
   EXPECT_EQ(restarted.step, continuous.step);
   EXPECT_NEAR(restarted.time, continuous.time, 1e-12);
@@ -199,7 +200,7 @@ TEST(Restart, RefusesCheckpointWithOtherScalars) {
   parallel::Context world(MPI_COMM_WORLD);
   {
     time::Simulation first(heated_cavity_deck(dir, 2), world, {"", true});
-    ASSERT_EQ(first.run(), time::exit_finished);
+    ASSERT_EQ(run::run_case(first), run::exit_finished);
   }
   const auto restart_error = [&](const config::Deck& deck) -> std::string {
     try {

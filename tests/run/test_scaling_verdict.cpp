@@ -1,12 +1,12 @@
 // The scaling verdict names the main cost of a multi-rank run in plain words, with the numbers that back it.
-#include "time/scaling_verdict.hpp"
+#include "run/scaling_verdict.hpp"
 
 #include <gtest/gtest.h>
 
 namespace {
 
-using eddy::time::scaling_verdict;
-using eddy::time::ScalingFacts;
+using eddy::run::scaling_verdict;
+using eddy::run::ScalingFacts;
 
 ScalingFacts facts(double halo, double reduction, double poisson, double imbalance) {
   ScalingFacts f;

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace eddy::time {
+namespace eddy::run {
 
 /// What the verdict is drawn from (shares are fractions of the wall time of the run; the verdict weighs them against
 /// the run's time without output, so that a run ending in a large checkpoint does not seem to communicate less).
@@ -44,4 +44,4 @@ inline constexpr double poisson_share_dominant = 0.5;
 /// One or two sentences on the scaling of the run, naming its main cost; "" for one rank.
 std::string scaling_verdict(const ScalingFacts& facts);
 
-}  // namespace eddy::time
+}  // namespace eddy::run

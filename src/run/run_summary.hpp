@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace eddy::time {
+namespace eddy::run {
 
 /// What one rank measured over the run, and how the run was set up.
 struct RunMeasurements {
@@ -59,4 +59,4 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
 void add_kernel_times(RunSummary& summary, const std::vector<KernelTime>& times, double wall_seconds, long long steps,
                       parallel::Context& context);
 
-}  // namespace eddy::time
+}  // namespace eddy::run

@@ -1,4 +1,4 @@
-#include "time/run_log.hpp"
+#include "time/setup_report.hpp"
 
 #include "config/names.hpp"
 
@@ -23,18 +23,6 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
     std::snprintf(intermediate, sizeof intermediate, " (earlier stages %.1e)", deck.pressure.intermediate_rtol);
   std::printf("  pressure      %s, rtol %.1e%s%s%s\n", setup.poisson_solver.c_str(), deck.pressure.rtol, intermediate,
               setup.poisson_hierarchy.empty() ? "" : "; ", setup.poisson_hierarchy.c_str());
-  std::fflush(stdout);
-}
-
-void print_step(const StepRecord& r) {
-  std::printf("step %8lld  t %.6e  dt %.3e  cfl %.3f  ke %.6e  div %.2e  poisson %3d it %.1e  %.2f ms\n", r.step,
-              r.time, r.dt, r.cfl, r.kinetic_energy, r.max_divergence, r.poisson_iterations, r.poisson_residual,
-              1e3 * r.wall_seconds);
-  if (!r.extra.empty()) {
-    std::printf("     ");
-    for (const auto& value : r.extra) std::printf(" %s %.6g", value.name.c_str(), value.value);
-    std::printf("\n");
-  }
   std::fflush(stdout);
 }
 

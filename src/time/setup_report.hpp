@@ -1,9 +1,6 @@
 #pragma once
-// The console side of a run, printed on rank 0: the startup block and the diagnostics line of a step
-// (the run summary is time/run_summary.hpp).
+// The startup block a simulation prints on rank 0: grid, decomposition, tuning plan, flow and pressure solver.
 #include "config/deck.hpp"
-#include "core/phase_timers.hpp"
-#include "core/step_record.hpp"
 #include "grid/decomposition.hpp"
 
 #include <string>
@@ -19,8 +16,5 @@ struct SetupDescription {
 
 /// Prints grid, decomposition, the tuning plan and the solver.
 void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, const SetupDescription& setup);
-
-/// Prints the diagnostics line of a step.
-void print_step(const StepRecord& record);
 
 }  // namespace eddy::time

@@ -12,17 +12,13 @@
 #include "io/telemetry.hpp"
 #include "parallel/context.hpp"
 
+#include "time/simulation.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <vector>
 
-namespace eddy::time {
-
-/// Where a restarted run picks up.
-struct RestartPoint {
-  double time = 0;
-  long long step = 0;
-};
+namespace eddy::run {
 
 class RunOutputs {
  public:
@@ -30,7 +26,7 @@ class RunOutputs {
   /// restarting), writes deck.yaml, and opens field output, checkpoints and telemetry. `scalars` are the run's live
   /// scalar fields, which every checkpoint holds beside the flow and field output writes where output.fields asks.
   RunOutputs(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-             parallel::Context& context, const std::optional<RestartPoint>& restart,
+             parallel::Context& context, const std::optional<time::RestartPoint>& restart,
              std::vector<fields::NamedField> scalars);
 
   /// After a step: fields when the output schedule says so, a checkpoint (with the solvers' `warm_start` fields)
@@ -65,4 +61,4 @@ class RunOutputs {
   std::filesystem::path last_checkpoint_;
 };
 
-}  // namespace eddy::time
+}  // namespace eddy::run

@@ -1,13 +1,13 @@
-#include "time/run_summary.hpp"
+#include "run/run_summary.hpp"
 
 #include "parallel/exchange_clock.hpp"
 #include "parallel/slowest_kernels.hpp"
-#include "time/scaling_verdict.hpp"
+#include "run/scaling_verdict.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
-namespace eddy::time {
+namespace eddy::run {
 namespace {
 
 constexpr int phases = PhaseTimers::count;
@@ -184,4 +184,4 @@ void add_kernel_times(RunSummary& summary, const std::vector<KernelTime>& times,
   summary.text += kernel_time_table(times, wall_seconds, steps, context.size() > 1 ? slowest : std::vector<double>{});
 }
 
-}  // namespace eddy::time
+}  // namespace eddy::run

@@ -1,6 +1,6 @@
-#include "time/progress.hpp"
+#include "run/progress.hpp"
 
-#include "time/run_log.hpp"
+#include "run/run_log.hpp"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace eddy::time {
+namespace eddy::run {
 namespace {
 
 constexpr auto redraw_period = std::chrono::milliseconds(250);
@@ -83,4 +83,4 @@ void Progress::end_line() {
   line_open_ = false;
 }
 
-}  // namespace eddy::time
+}  // namespace eddy::run

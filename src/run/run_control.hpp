@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace eddy::time {
+namespace eddy::run {
 
 enum class StopReason { none, end_time, max_steps, wall_time, signal, stop_file };
 
@@ -64,4 +64,4 @@ class RunControl {
   double stop_time_ = 0;
 };
 
-}  // namespace eddy::time
+}  // namespace eddy::run

@@ -1,10 +1,10 @@
-#include "time/run_control.hpp"
+#include "run/run_control.hpp"
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 
-namespace eddy::time {
+namespace eddy::run {
 
 namespace {
 
@@ -152,4 +152,4 @@ std::string RunControl::stop_message(const std::string& deck_path) const {
   return message;
 }
 
-}  // namespace eddy::time
+}  // namespace eddy::run

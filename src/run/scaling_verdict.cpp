@@ -1,9 +1,9 @@
-#include "time/scaling_verdict.hpp"
+#include "run/scaling_verdict.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-namespace eddy::time {
+namespace eddy::run {
 namespace {
 
 std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(100 * share))) + "%"; }
@@ -76,4 +76,4 @@ std::string scaling_verdict(const ScalingFacts& facts) {
   return verdict;
 }
 
-}  // namespace eddy::time
+}  // namespace eddy::run

@@ -1,11 +1,11 @@
-#include "time/run_outputs.hpp"
+#include "run/run_outputs.hpp"
 
 #include "config/print.hpp"
 #include "io/run_directory.hpp"
 
 #include <utility>
 
-namespace eddy::time {
+namespace eddy::run {
 namespace {
 
 // The run folder, prepared before any writer opens a file in it.
@@ -16,7 +16,7 @@ std::filesystem::path prepared_run_directory(const config::Deck& deck, parallel:
 }  // namespace
 
 RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
-                       parallel::Context& context, const std::optional<RestartPoint>& restart,
+                       parallel::Context& context, const std::optional<time::RestartPoint>& restart,
                        std::vector<fields::NamedField> scalars)
     : output_(deck.output),
       run_dir_(prepared_run_directory(deck, context, restart.has_value())),
@@ -56,4 +56,4 @@ void RunOutputs::finish(const io::JsonObject& summary) {
   telemetry_.write_summary(summary);
 }
 
-}  // namespace eddy::time
+}  // namespace eddy::run

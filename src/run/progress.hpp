@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-namespace eddy::time {
+namespace eddy::run {
 
 /// True when stdout shows a line rewritten with \r in place: a terminal (not TERM=dumb) that eddy writes to directly.
 /// Under an MPI launcher (mpirun, mpiexec, srun: known by the variables it gives its ranks) stdout may be a
@@ -32,4 +32,4 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_draw_;
 };
 
-}  // namespace eddy::time
+}  // namespace eddy::run

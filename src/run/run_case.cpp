@@ -1,0 +1,117 @@
+#include "run/run_case.hpp"
+
+#include "core/kernel_timer.hpp"
+#include "io/checkpoint.hpp"
+#include "physics/coupled_physics.hpp"
+#include "run/progress.hpp"
+#include "run/run_control.hpp"
+#include "run/run_outputs.hpp"
+#include "run/run_summary.hpp"
+#include "time/blow_up.hpp"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace eddy::run {
+namespace {
+
+// Runs `write` as part of the output phase of `sim`'s timers.
+template <class Write>
+void timed_output(time::Simulation& sim, const Write& write) {
+  auto scope = sim.timers().time(Phase::output);
+  write();
+}
+
+// Detaches an observer when the run ends, however it ends.
+struct ObserverHandle {
+  time::Simulation& sim;
+  int handle;
+  ~ObserverHandle() { sim.remove_step_observer(handle); }
+};
+
+}  // namespace
+
+int run_case(time::Simulation& sim) {
+  const config::Deck& deck = sim.deck();
+  parallel::Context& context = sim.context();
+  const bool talkative = context.rank() == 0 && !sim.options().quiet;
+  RunOutputs outputs(deck, sim.decomposition(), sim.shape(), context, sim.restart_point(), sim.scalar_fields());
+  RunControl control(deck.time, outputs.run_dir(), context);
+  Progress progress(deck, talkative, sim.time(), sim.step());
+  const ObserverHandle observer{sim, sim.add_step_observer([&](const StepRecord& record) {
+                                  outputs.after_step(sim.state(), record, sim.warm_start_fields());
+                                })};
+  if (!sim.restart_point()) outputs.write_fields(sim.state(), sim.time(), sim.step());
+  const auto write_checkpoint = [&] {
+    outputs.write_checkpoint(sim.state(), sim.scalar_fields(), sim.warm_start_fields(), sim.time(), sim.step(),
+                             sim.previous_dt());
+  };
+
+  std::optional<KernelTimer> kernel_timer;
+  if (sim.options().kernel_times) kernel_timer.emplace();
+  Kokkos::Timer wall;
+  const long long first_step = sim.step();
+  const PhaseTimers::Seconds set_up = sim.timers().total();  // the initial projection, not part of the run's steps
+  int status = exit_finished;
+  std::string stop_reason;
+  try {
+    while (!control.should_stop(sim.step(), sim.time())) {
+      sim.take_step();
+      outputs.record(sim.history().back());
+      progress.update(sim.history().back());
+      if (control.take_write_request()) {
+        timed_output(sim, [&] {
+          outputs.write_fields(sim.state(), sim.time(), sim.step());
+          write_checkpoint();
+        });
+      }
+    }
+    timed_output(sim, write_checkpoint);
+    progress.end_line();
+    if (talkative) std::printf("%s\n", control.stop_message((outputs.run_dir() / "deck.yaml").string()).c_str());
+    if (control.stopped_early()) status = exit_stopped_early;
+    stop_reason = stop_reason_text(control.reason());
+  } catch (const time::Diverged& diverged) {
+    const time::LastGoodState good = sim.abandon_step();
+    timed_output(sim, [&] { outputs.write_checkpoint(good.flow, good.scalars, {}, good.time, good.step, good.dt); });
+    progress.end_line();
+    if (context.rank() == 0) {
+      std::fprintf(stderr, "eddy: error: %s\nthe last good state (step %lld, t = %.6g) is in %s\n", diverged.what(),
+                   good.step, good.time,
+                   (outputs.run_dir() / "checkpoints" / io::Checkpointer::file_name(good.step)).c_str());
+    }
+    status = exit_diverged;
+    stop_reason = "diverged";
+  }
+
+  PhaseTimers::Seconds phase_seconds = sim.timers().total();
+  for (int p = 0; p < PhaseTimers::count; ++p) phase_seconds[p] -= set_up[p];
+  RunMeasurements measured{deck.name,
+                           sim.step() - first_step,
+                           wall.seconds(),
+                           phase_seconds,
+                           parallel::to_string(sim.plan().halo),
+                           parallel::to_string(sim.plan().reductions),
+                           sim.solver_name(),
+                           stop_reason,
+                           sim.time(),
+                           sim.step(),
+                           sim.timers().exact(),
+                           0,
+                           sim.plan().json()};
+  for (const StepRecord& record : sim.history()) {
+    if (record.step > first_step) measured.poisson_iterations += record.poisson_iterations;
+  }
+  RunSummary summary = summarise_run(measured, sim.decomposition(), context);
+  if (kernel_timer) add_kernel_times(summary, kernel_timer->times(), measured.wall_seconds, measured.steps, context);
+  outputs.finish(summary.json);
+  if (talkative) {
+    std::fputs(summary.text.c_str(), stdout);
+    sim.physics().print_summary(context.rank());
+    std::fflush(stdout);
+  }
+  return status;
+}
+
+}  // namespace eddy::run
