@@ -58,6 +58,13 @@ TEST(ConfigErrors, OutOfRangeValues) {
   EXPECT_CONTAINS(load_error("name: a\nphysics:\n  viscosity: -0.01\n"),
                   "physics.viscosity (deck.yaml, line 3): got -0.01; allowed: >= 0");
   EXPECT_CONTAINS(load_error("time: {cfl: 2}\n"), "time.cfl (deck.yaml, line 1): got 2; allowed: 0 < cfl <= 1.5");
+  for (const char* planes : {"0", "3", "2048"}) {
+    EXPECT_CONTAINS(load_error(std::string("tuning: {pair_planes: ") + planes + "}\n"),
+                    std::string("tuning.pair_planes (deck.yaml, line 1): got ") + planes +
+                        "; allowed: an even number from 2 to 1024");
+  }
+  EXPECT_CONTAINS(load_error("tuning:\n  hdf5_writes: fast\n"),
+                  "tuning.hdf5_writes (deck.yaml, line 2): got 'fast'; allowed: auto, collective, token_passing");
   EXPECT_CONTAINS(load_error("time: {cfl: 0}\n"), "time.cfl (deck.yaml, line 1): got 0");
   EXPECT_CONTAINS(load_error("time: {dt: -1}\n"), "time.dt (deck.yaml, line 1): got -1; allowed: > 0");
   EXPECT_CONTAINS(load_error("pressure: {rtol: 2}\n"), "pressure.rtol (deck.yaml, line 1): got 2");

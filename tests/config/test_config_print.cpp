@@ -28,7 +28,8 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
       "output: {directory: 'runs/with space/\"quoted\" \\\\ dir', overwrite: true, interval_steps: 5,"
       " interval_time: 0, fields: [q_criterion, velocity], checkpoint_interval_steps: 100, keep_checkpoints: 1,"
       " log_interval: 1, exact_phase_times: false}\n"
-      "parallel: {process_grid: [2, 0, 1], halo_backend: nccl, reduction_backend: mpi, overlap: false}\n";
+      "parallel: {process_grid: [2, 0, 1], halo_backend: nccl, reduction_backend: mpi, overlap: false}\n"
+      "tuning: {pair_planes: 4, hdf5_writes: token_passing}\n";
   const Deck deck = load_text(yaml, "t");
   EXPECT_EQ(deck.output.directory, "runs/with space/\"quoted\" \\\\ dir");
   EXPECT_EQ(deck.boundary.faces[4].type, BoundaryType::periodic);
@@ -37,6 +38,8 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
   EXPECT_CONTAINS(printed, "dt: 0.000123");
   EXPECT_FALSE(deck.output.exact_phase_times);
   EXPECT_FALSE(deck.pressure.gather_coarse_levels);
+  EXPECT_EQ(deck.tuning.pair_planes, 4);
+  EXPECT_EQ(deck.tuning.hdf5_writes, Hdf5Writes::token_passing);
   EXPECT_CONTAINS(printed, "x_low: {type: inflow, velocity: [0.7, 0.1, 0], profile: parabolic}");
 }
 
