@@ -48,8 +48,6 @@ inline OwnedSpan owned_span(const LocalShape& s) {
   return span;
 }
 
-using SpanPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>, LightWeight>;
-
 /// Runs body(i, j, k) over the box [lo, hi) of view indices by rows: one (j, k) per iteration of a 2D policy, with the
 /// row's x loop inside it, which the compiler vectorizes. The CPU form of the loops below: the residual ran faster this
 /// way than over the 3D policy (`eddy bench stencil`, measured in tests/perf/RESULTS.md).

@@ -44,8 +44,6 @@ struct IndexBox {
   long long count() const {
     return empty() ? 0 : static_cast<long long>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
   }
-  /// The box as a kernel policy.
-  Policy3 policy() const { return box(lo, hi); }
 };
 
 }  // namespace eddy::grid

@@ -18,8 +18,6 @@ struct LocalShape {
 
   /// Allocated extent along an axis: ghosts included, and the padding along x.
   int extent(int axis) const { return cells[axis] + 2 * ghost + (axis == 0 ? row_padding : 0); }
-  /// Allocated points, ghosts included.
-  long long allocated_points() const { return static_cast<long long>(extent(0)) * extent(1) * extent(2); }
 };
 
 /// The local shape of a decomposition with the given ghost width, rows padded to whole cache lines, its pair loops

@@ -63,8 +63,6 @@ class CoupledPhysics {
   const std::vector<BodyForce>& body_forces() const { return forces_; }
   /// St of body `b` from its lift history (0 when it does not oscillate).
   double strouhal(int b) const;
-  /// The immersed-boundary forcing.
-  const ImmersedBoundary& immersed_boundary() const { return bodies_; }
 
  private:
   config::Deck deck_;

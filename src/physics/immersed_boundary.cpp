@@ -57,7 +57,6 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
           ForcingPoint point{{i, j, k}, {i, j, k}, c, here.body, 0};
           if (here.distance <= 0) {
             points.push_back(point);
-            ++solid_points_;
             continue;
           }
           // The face neighbour across the nearest surface crossing, if any neighbour is solid.

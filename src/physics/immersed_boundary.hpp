@@ -39,10 +39,6 @@ class ImmersedBoundary {
 
   /// Number of bodies.
   int count() const { return static_cast<int>(names_.size()); }
-  /// Faces forced on this rank (solid and interpolated).
-  long long local_points() const { return static_cast<long long>(points_.extent(0)); }
-  /// Faces forced on this rank that lie inside a body.
-  long long local_solid_points() const { return solid_points_; }
 
   /// Sets the forced faces of the predicted velocity (ghosts valid) and adds -du dV / step_dt to the step's force.
   void apply(const fields::FlowState& state, Real step_dt);
@@ -55,7 +51,6 @@ class ImmersedBoundary {
   Kokkos::View<Real*, MemSpace> targets_;
   Buffer forces_;  // [body * 3 + component]
   Real cell_volume_ = 1;
-  long long solid_points_ = 0;
 };
 
 }  // namespace eddy::physics

@@ -47,7 +47,7 @@ void RunOutputs::write_checkpoint(const fields::FlowState& state, const std::vec
                                   const std::vector<fields::NamedField>& warm_start, double time, long long step,
                                   double dt) {
   if (step == last_checkpoint_step_) return;
-  last_checkpoint_ = checkpoints_.write(state, time, step, dt, scalars, warm_start);
+  checkpoints_.write(state, time, step, dt, scalars, warm_start);
   last_checkpoint_step_ = step;
 }
 

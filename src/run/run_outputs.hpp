@@ -46,8 +46,6 @@ class RunOutputs {
 
   /// The run folder.
   const std::filesystem::path& run_dir() const { return run_dir_; }
-  /// The newest checkpoint written by this run (empty if none).
-  const std::filesystem::path& last_checkpoint() const { return last_checkpoint_; }
 
  private:
   config::OutputConfig output_;
@@ -58,7 +56,6 @@ class RunOutputs {
   io::Telemetry telemetry_;
   std::vector<fields::NamedField> scalars_;
   long long last_fields_step_ = -1, last_checkpoint_step_ = -1;
-  std::filesystem::path last_checkpoint_;
 };
 
 }  // namespace eddy::run

@@ -87,8 +87,6 @@ class Multigrid : public Preconditioner {
   int level_count() const { return static_cast<int>(levels_.size()); }
   /// Levels of the hierarchy cycled whole on every rank, the gathered level included (0: none is gathered).
   int gathered_level_count() const;
-  /// Cells per axis of the rank's block on level `l`.
-  Int3 level_cells(int l) const { return levels_[l].geometry.shape.cells; }
   /// The hierarchy for logs: "9 levels to 4 x 4 x 8" (or "1 level of 8 x 8 x 1"), and ", cycled whole on every rank
   /// from 32 x 32 x 64" where coarse levels are gathered.
   std::string describe() const;
