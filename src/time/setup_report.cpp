@@ -16,7 +16,7 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
               decomp.dims[1], decomp.dims[2], decomp.local_cells[0], decomp.local_cells[1], decomp.local_cells[2]);
   std::printf("  tuning plan   %s\n", setup.tuning_plan.c_str());
   std::printf("  flow          nu %.4g, %s advection, %s in time, %s dt\n", deck.physics.viscosity,
-              deck.numerics.advection == config::AdvectionScheme::central ? "central" : "upwind",
+              config::to_string(deck.numerics.advection).c_str(),
               config::to_string(deck.time.scheme).c_str(), deck.time.adaptive ? "adaptive" : "fixed");
   char intermediate[48] = "";
   if (deck.pressure.intermediate_rtol > 0)
