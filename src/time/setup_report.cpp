@@ -16,8 +16,8 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
               decomp.dims[1], decomp.dims[2], decomp.local_cells[0], decomp.local_cells[1], decomp.local_cells[2]);
   std::printf("  tuning plan   %s\n", setup.tuning_plan.c_str());
   std::printf("  flow          nu %.4g, %s advection, %s in time, %s dt\n", deck.physics.viscosity,
-              config::to_string(deck.numerics.advection).c_str(),
-              config::to_string(deck.time.scheme).c_str(), deck.time.adaptive ? "adaptive" : "fixed");
+              config::to_string(deck.numerics.advection).c_str(), config::to_string(deck.time.scheme).c_str(),
+              deck.time.adaptive ? "adaptive" : "fixed");
   char intermediate[48] = "";
   if (deck.pressure.intermediate_rtol > 0)
     std::snprintf(intermediate, sizeof intermediate, " (earlier stages %.1e)", deck.pressure.intermediate_rtol);
