@@ -88,7 +88,7 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
     bool replayed = false;
   };
   const auto time_cycle = [&](solver::SweepForm sweeps, solver::CycleLaunch launch) {
-    solver::Multigrid multigrid(level, context, reducer, config, problem.halo_transport, false, sweeps, launch);
+    solver::Multigrid multigrid(level, context, reducer, config, problem.halo_transport, sweeps, launch);
     Kokkos::deep_copy(phi, Real(0));
     multigrid.top_ghosts().fill(phi);
     for (int w = 0; w < 2; ++w) multigrid.cycle(phi, rhs);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <utility>
 
 namespace eddy {
@@ -15,56 +16,55 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The callbacks are plain functions: their state is the one running timer's.
+// Kokkos Tools callbacks are plain function pointers with no user data: the one process-wide pointer below is how
+// they reach the running timer's record, which the timer owns.
 struct Open {
   std::uint64_t id;
   std::string label;
   Clock::time_point start;
 };
 
-struct TimerState {
-  bool running = false;
+}  // namespace
+
+struct KernelTimer::Record {
   std::uint64_t next_id = 0;
-  std::vector<Open> open;  // launches begun and not yet ended (one, as launches do not nest)
+  std::uint64_t copy_id = 0;  // deep copies have no id: the one begun is the one that ends
+  std::vector<Open> open;     // launches begun and not yet ended (one, as launches do not nest)
   std::map<std::string, KernelTime> by_label;
 };
 
-TimerState& state() {
-  static TimerState s;
-  return s;
-}
+namespace {
+
+KernelTimer::Record* running = nullptr;
 
 void begin(const std::string& label, std::uint64_t* id) {
   Kokkos::fence("eddy::KernelTimer::before");
-  TimerState& s = state();
-  *id = s.next_id++;
-  s.open.push_back({*id, label, Clock::now()});
+  *id = running->next_id++;
+  running->open.push_back({*id, label, Clock::now()});
 }
 
 void end(std::uint64_t id) {
   Kokkos::fence("eddy::KernelTimer::after");
   const Clock::time_point now = Clock::now();
-  TimerState& s = state();
-  const auto it = std::find_if(s.open.begin(), s.open.end(), [&](const Open& o) { return o.id == id; });
-  if (it == s.open.end()) return;
-  KernelTime& t = s.by_label[it->label];
+  auto& open = running->open;
+  const auto it = std::find_if(open.begin(), open.end(), [&](const Open& o) { return o.id == id; });
+  if (it == open.end()) return;
+  KernelTime& t = running->by_label[it->label];
   t.label = it->label;
   ++t.launches;
   t.seconds += std::chrono::duration<double>(now - it->start).count();
-  s.open.erase(it);
+  open.erase(it);
 }
 
 void begin_kernel(const char* name, std::uint32_t, std::uint64_t* id) { begin(name, id); }
 
-// Deep copies have no id: the one begun is the one that ends.
-std::uint64_t copy_id = 0;
-
 void begin_copy(Kokkos::Tools::SpaceHandle, const char* to, const void*, Kokkos::Tools::SpaceHandle, const char*,
                 const void*, std::uint64_t) {
-  begin(*to != '\0' ? std::string("deep_copy into ") + to : std::string("deep_copy (unlabelled view)"), &copy_id);
+  begin(*to != '\0' ? std::string("deep_copy into ") + to : std::string("deep_copy (unlabelled view)"),
+        &running->copy_id);
 }
 
-void end_copy() { end(copy_id); }
+void end_copy() { end(running->copy_id); }
 
 void set_callbacks(bool on) {
   namespace tools = Kokkos::Tools::Experimental;
@@ -80,31 +80,27 @@ void set_callbacks(bool on) {
 
 }  // namespace
 
-KernelTimer::KernelTimer() {
-  TimerState& s = state();
-  require(!s.running, "KernelTimer: another timer is running");
+KernelTimer::KernelTimer() : record_(std::make_unique<Record>()) {
+  require(running == nullptr, "KernelTimer: another timer is running");
   require(!Kokkos::Tools::profileLibraryLoaded(),
           "KernelTimer: a Kokkos tool library (KOKKOS_TOOLS_LIBS) holds the profiling callbacks; unset it to time "
           "kernels here");
-  s = TimerState{};
-  s.running = true;
   Kokkos::fence("eddy::KernelTimer::start");
+  running = record_.get();
   set_callbacks(true);
 }
 
 KernelTimer::~KernelTimer() {
   set_callbacks(false);
-  state().running = false;
+  running = nullptr;
 }
 
 std::vector<KernelTime> KernelTimer::times() const {
   std::vector<KernelTime> times;
-  for (const auto& [label, t] : state().by_label) times.push_back(t);
+  for (const auto& [label, t] : record_->by_label) times.push_back(t);
   std::sort(times.begin(), times.end(), [](const KernelTime& a, const KernelTime& b) { return a.seconds > b.seconds; });
   return times;
 }
-
-bool KernelTimer::active() { return state().running; }
 
 std::string kernel_time_table(const std::vector<KernelTime>& times, double wall_seconds, long long steps,
                               const std::vector<double>& slowest, std::size_t listed) {

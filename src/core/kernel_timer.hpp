@@ -5,6 +5,7 @@
 // fences add their cost to the wall time. While a timer runs, launch graphs call their work directly
 // (device/launch_graph.hpp), so the kernels they hold are launched, and seen, one by one.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,10 @@ class KernelTimer {
   /// The time of each label since the start, the slowest first.
   std::vector<KernelTime> times() const;
 
-  /// True while a timer runs.
-  static bool active();
+  struct Record;
+
+ private:
+  std::unique_ptr<Record> record_;
 };
 
 /// The kernels of `times` by their time per step (the first `listed`, then the others in one row), with each one's

@@ -48,22 +48,17 @@ PairTiling pair_tiling(const std::string& label, Int3 lo, Int3 hi, long long res
   return t;
 }
 
-void* pair_reduction_scratch(std::size_t bytes) {
-  static Kokkos::View<RealPair*, MemSpace>* scratch = nullptr;
-  const std::size_t pairs = (bytes + sizeof(RealPair) - 1) / sizeof(RealPair);
-  if (scratch == nullptr) {
-    scratch = new Kokkos::View<RealPair*, MemSpace>();
-    Kokkos::push_finalize_hook([] {
-      delete scratch;
-      scratch = nullptr;
-    });
-  }
-  if (scratch->extent(0) < pairs) {
-    *scratch = Kokkos::View<RealPair*, MemSpace>();
-    *scratch = Kokkos::View<RealPair*, MemSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pair_columns::tile_values"), pairs);
-  }
-  return scratch->data();
+PairReductionScratch make_pair_reduction_scratch(Int3 extent) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  // Columns of two planes, the shortest any reduction marches, give the most tiles.
+  const PairTiling most = pair_tiling("pair reduction scratch", {0, 0, 0}, extent, resident_threads(), 2);
+  const std::size_t tiles = std::max(most.threads / (kPairTile * kPairRows), 1);
+  return PairReductionScratch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pair_columns::tile_values"),
+                              tiles * (kPairScratchValue / sizeof(RealPair)));
+#else
+  (void)extent;
+  return {};
+#endif
 }
 
 bool use_cell_pairs(const LocalShape& shape, std::initializer_list<Field> fields) {

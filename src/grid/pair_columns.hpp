@@ -124,25 +124,33 @@ void for_each_pair_column(const char* label, Int3 lo, Int3 hi, int longest, cons
       });
 }
 
-/// Device memory of at least `bytes` for the per-tile values of reduce_over_pair_columns, kept from call to call (and
-/// released when Kokkos finalizes).
-void* pair_reduction_scratch(std::size_t bytes);
+/// Device memory for the per-tile values of reduce_over_pair_columns, allocated once by the block that reduces.
+using PairReductionScratch = Kokkos::View<RealPair*, MemSpace>;
+/// Scratch for every reduction over a box within a view of `extent`, with up to kPairScratchValue bytes a tile (empty
+/// on CPUs, whose reductions need none).
+PairReductionScratch make_pair_reduction_scratch(Int3 extent);
+/// The largest per-tile value make_pair_reduction_scratch holds room for.
+constexpr std::size_t kPairScratchValue = 64;
 
 /// Reduces march(PairColumn, value) over the box [lo, hi) as for_each_pair_column, with columns of up to `longest`
-/// planes (reduction_planes of the block's), into `result` (a Kokkos reducer).
+/// planes (reduction_planes of the block's), into `result` (a Kokkos reducer), the tiles' values kept in `scratch`.
 /// On GPUs one team per tile reduces its columns' values and writes the tile's, and a second pass reduces those: the
 /// teams start in the order of for_each_pair_column's blocks, so the tiles in flight are neighbours and share the rows
 /// between them in L2. A reduction over a range policy hands each block a run of consecutive tiles instead, so that
 /// the tiles in flight lie far apart.
 template <int MinBlocks = 0, class March, class Result>
-void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, int longest, const March& march, Result&& result) {
+void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, int longest, const PairReductionScratch& scratch,
+                              const March& march, Result&& result) {
   const PairTiling tiling = pair_tiling(label, lo, hi, resident_threads(), longest);
   using Reducer = std::decay_t<Result>;
   using Value = typename Reducer::value_type;
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   constexpr int tile_threads = kPairTile * kPairRows;
   const int tiles = tiling.threads / tile_threads;
-  Value* tile_values = static_cast<Value*>(pair_reduction_scratch(sizeof(Value) * std::max(tiles, 1)));
+  static_assert(sizeof(Value) <= kPairScratchValue, "reduce_over_pair_columns: a tile's value outgrows the scratch");
+  require(static_cast<std::size_t>(tiles) * sizeof(Value) <= scratch.extent(0) * sizeof(RealPair),
+          std::string(label) + ": the pair reduction's scratch is smaller than its tiles' values");
+  Value* tile_values = reinterpret_cast<Value*>(scratch.data());
   using Teams =
       Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight, Kokkos::LaunchBounds<tile_threads, MinBlocks>>;
   Kokkos::parallel_for(
@@ -158,6 +166,7 @@ void reduce_over_pair_columns(const char* label, Int3 lo, Int3 hi, int longest, 
       "pair_columns::tile_values", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(0, tiles),
       KOKKOS_LAMBDA(int n, Value& value) { Reducer(value).join(value, tile_values[n]); }, std::forward<Result>(result));
 #else
+  (void)scratch;
   Kokkos::parallel_reduce(
       label, PairPolicy<MinBlocks>(0, tiling.threads),
       KOKKOS_LAMBDA(int t, Value& value) {

@@ -10,7 +10,7 @@ namespace {
 // One kernel for all components: each cell reads the velocity neighbourhood once for the three stencils (three
 // kernels, one per component, read it three times), through int offsets (fields/flat_field.hpp). A face on a physical
 // high boundary is not advanced: the component's own index stops one short there.
-template <bool Upwind>
+template <class Flux>
 void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
                      Real viscosity) {
   const fields::FlatField u(state.u), v(state.v), w(state.w);
@@ -23,9 +23,9 @@ void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& r
   const auto [lo, hi] = grid.face_box(0, false, true);  // the owned cells
   grid::for_each_box_point(
       "flow::momentum_tendency", lo, hi, KOKKOS_LAMBDA(int i, int j, int k) {
-        if (i < end_u) rhs_u(i, j, k) = momentum_tendency<0, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
-        if (j < end_v) rhs_v(i, j, k) = momentum_tendency<1, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
-        if (three_d && k < end_w) rhs_w(i, j, k) = momentum_tendency<2, Upwind>(u, v, w, i, j, k, inv, three_d, nu);
+        if (i < end_u) rhs_u(i, j, k) = momentum_tendency<0, Flux>(u, v, w, i, j, k, inv, three_d, nu);
+        if (j < end_v) rhs_v(i, j, k) = momentum_tendency<1, Flux>(u, v, w, i, j, k, inv, three_d, nu);
+        if (three_d && k < end_w) rhs_w(i, j, k) = momentum_tendency<2, Flux>(u, v, w, i, j, k, inv, three_d, nu);
       });
 }
 
@@ -33,11 +33,7 @@ void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& r
 
 void compute_momentum_tendency(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
                                config::AdvectionScheme scheme, Real viscosity) {
-  if (scheme == config::AdvectionScheme::upwind) {
-    tendency_kernel<true>(state, rhs, grid, viscosity);
-  } else {
-    tendency_kernel<false>(state, rhs, grid, viscosity);
-  }
+  with_advection_scheme(scheme, [&](auto flux) { tendency_kernel<decltype(flux)>(state, rhs, grid, viscosity); });
 }
 
 }  // namespace eddy::operators

@@ -146,7 +146,7 @@ DiagnosticSums diagnosed_columns(const fields::FlowState& state, const fields::F
   // Held to three teams per multiprocessor: 80 registers a thread hold the march without spills, which four teams (64
   // registers) cause; two teams hide less latency (measured in tests/perf/RESULTS.md).
   grid::reduce_over_pair_columns<3>("projection::correct_and_diagnose", lo, hi, grid::reduction_planes(s.pair_planes),
-                                    march, DiagnosticReducer(sums));
+                                    grid.reduction_scratch, march, DiagnosticReducer(sums));
   return sums;
 }
 

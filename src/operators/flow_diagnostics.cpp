@@ -38,8 +38,8 @@ DiagnosticSums diagnostics_by_pairs(const fields::FlowState& state, const Stagge
   };
   // The tiles reduced in order (grid::reduce_over_pair_columns) came closer to a stream of the three components than a
   // reduction over a range policy (measured in tests/perf/RESULTS.md).
-  grid::reduce_over_pair_columns("flow::diagnostics_by_pairs", lo, hi, grid::reduction_planes(s.pair_planes), march,
-                                 DiagnosticReducer(sums));
+  grid::reduce_over_pair_columns("flow::diagnostics_by_pairs", lo, hi, grid::reduction_planes(s.pair_planes),
+                                 grid.reduction_scratch, march, DiagnosticReducer(sums));
   return sums;
 }
 

@@ -13,19 +13,19 @@ namespace eddy::operators {
 enum class ViscousTerm { tested, always, never };
 
 /// Tendency of component `Axis` (0: u, 1: v, 2: w, 3D only) at its face (i, j, k).
-template <int Axis, bool Upwind, ViscousTerm Viscous = ViscousTerm::tested, class F>
+template <int Axis, class Flux, ViscousTerm Viscous = ViscousTerm::tested, class F>
 KOKKOS_INLINE_FUNCTION Real momentum_tendency(const F& u, const F& v, const F& w, int i, int j, int k,
                                               const InverseSpacing& inv, bool three_d, Real nu) {
   const bool viscous = Viscous == ViscousTerm::always || (Viscous == ViscousTerm::tested && nu != 0);
   Real tendency;
   if constexpr (Axis == 0) {
-    tendency = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
+    tendency = advection_u<Flux>(u, v, w, i, j, k, inv, three_d);
     if (viscous) tendency += nu * laplacian(u, i, j, k, inv, three_d);
   } else if constexpr (Axis == 1) {
-    tendency = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
+    tendency = advection_v<Flux>(u, v, w, i, j, k, inv, three_d);
     if (viscous) tendency += nu * laplacian(v, i, j, k, inv, three_d);
   } else {
-    tendency = advection_w<Upwind>(u, v, w, i, j, k, inv);
+    tendency = advection_w<Flux>(u, v, w, i, j, k, inv);
     if (viscous) tendency += nu * laplacian(w, i, j, k, inv, three_d);
   }
   return tendency;
@@ -33,7 +33,7 @@ KOKKOS_INLINE_FUNCTION Real momentum_tendency(const F& u, const F& v, const F& w
 
 /// The tendencies of every component at its face of view point (i, j, k), as momentum_tendency gives each (w's 0 in
 /// 2D), the advection's shared edges computed once (advection_of_all). With `LoadsOnce`, each neighbour is loaded once.
-template <bool Upwind, ViscousTerm Viscous = ViscousTerm::tested, bool LoadsOnce = false, class F>
+template <class Flux, ViscousTerm Viscous = ViscousTerm::tested, bool LoadsOnce = false, class F>
 KOKKOS_INLINE_FUNCTION FaceTerms momentum_tendencies(const F& u, const F& v, const F& w, int i, int j, int k,
                                                      const InverseSpacing& inv, bool three_d, Real nu) {
   const bool viscous = Viscous == ViscousTerm::always || (Viscous == ViscousTerm::tested && nu != 0);
@@ -42,7 +42,7 @@ KOKKOS_INLINE_FUNCTION FaceTerms momentum_tendencies(const F& u, const F& v, con
   // dimensionality it loads each once, but must hold them: the tile loops spill at 64 registers a thread and not at 80
   // (load and spill counts in tests/perf/RESULTS.md).
   const auto in = [&](bool three) {
-    FaceTerms tendency = advection_of_all<Upwind>(u, v, w, i, j, k, inv, three);
+    FaceTerms tendency = advection_of_all<Flux>(u, v, w, i, j, k, inv, three);
     if (viscous) {
       tendency.u += nu * laplacian(u, i, j, k, inv, three);
       tendency.v += nu * laplacian(v, i, j, k, inv, three);

@@ -4,6 +4,7 @@
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 #include "grid/index_ranges.hpp"
+#include "grid/pair_columns.hpp"
 
 #include <utility>
 
@@ -22,6 +23,7 @@ struct StaggeredGrid {
   InverseSpacing inv;
   bool three_d = false;
   std::array<std::array<bool, 2>, 3> physical{{{false, false}, {false, false}, {false, false}}};
+  grid::PairReductionScratch reduction_scratch;  ///< for the reductions over pair columns (GPUs)
 
   /// Cell volume.
   Real cell_volume() const { return spacing[0] * spacing[1] * spacing[2]; }
@@ -64,6 +66,7 @@ inline StaggeredGrid make_staggered_grid(const grid::Decomposition& decomp, cons
   g.inv.y2 = g.inv.y * g.inv.y;
   g.inv.z2 = g.inv.z * g.inv.z;
   g.three_d = decomp.global.dim == 3;
+  g.reduction_scratch = grid::make_pair_reduction_scratch({shape.extent(0), shape.extent(1), shape.extent(2)});
   return g;
 }
 

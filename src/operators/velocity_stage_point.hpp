@@ -119,23 +119,22 @@ struct StagePoint {
     return carried;
   }
 
-  template <bool Upwind, bool Blend, bool LoadsOnce = false, class F>
+  template <class Flux, bool Blend, bool LoadsOnce = false, class F>
   KOKKOS_INLINE_FUNCTION void operator()(const F& u, const F& v, const F& w, int si, int sj, int sk, int i, int j,
                                          int k, const Carried& carried) const {
     if (row_ends.is_image(i)) return;  // the other end of the row writes it
     const Advanced on = advanced(i, j, k);
     Real now_u = 0, now_v = 0, now_w = 0;
-    // Central fluxes: the three tendencies at once, each edge two components share computed once, which takes fewer
-    // loads and fp64 instructions a point than component by component (`LoadsOnce`: each neighbour loaded once).
-    // Upwinding shares only the edges' averages, and at once its forms spilled registers on GPUs, so they keep a
-    // tendency per component (tests/perf/RESULTS.md).
-    if (Upwind) {
-      if (on.u) now_u = momentum_tendency<0, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
-      if (on.v) now_v = momentum_tendency<1, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
-      if (on.w) now_w = momentum_tendency<2, Upwind>(u, v, w, si, sj, sk, inv, three_d, nu);
+    // A scheme that shares the edges' fluxes evaluates the three tendencies at once, each edge two components share
+    // computed once, which takes fewer loads and fp64 instructions a point than component by component (`LoadsOnce`:
+    // each neighbour loaded once).
+    if constexpr (!Flux::shares_edges) {
+      if (on.u) now_u = momentum_tendency<0, Flux>(u, v, w, si, sj, sk, inv, three_d, nu);
+      if (on.v) now_v = momentum_tendency<1, Flux>(u, v, w, si, sj, sk, inv, three_d, nu);
+      if (on.w) now_w = momentum_tendency<2, Flux>(u, v, w, si, sj, sk, inv, three_d, nu);
     } else if (on.u || on.v || on.w) {  // an owned point: its every neighbour lies in the view
       const FaceTerms now =
-          momentum_tendencies<Upwind, ViscousTerm::tested, LoadsOnce>(u, v, w, si, sj, sk, inv, three_d, nu);
+          momentum_tendencies<Flux, ViscousTerm::tested, LoadsOnce>(u, v, w, si, sj, sk, inv, three_d, nu);
       if (on.u) now_u = now.u;
       if (on.v) now_v = now.v;
       if (on.w) now_w = now.w;
@@ -173,15 +172,14 @@ inline Int3 view_extent(const StaggeredGrid& grid) {
   return {grid.shape.extent(0) - grid.shape.row_padding, grid.shape.extent(1), grid.shape.extent(2)};
 }
 
-// Calls `run` with the advection scheme's upwinding and whether the stage blends in u_0, each as a
-// std::bool_constant, so that every form is its own kernel.
+// Calls `run` with the advection scheme's flux type and whether the stage blends in u_0 (a std::bool_constant), so
+// that every form is its own kernel.
 template <class Run>
 void with_stage_form(config::AdvectionScheme scheme, const StageWeights& weights, const Run& run) {
-  const bool upwind = scheme == config::AdvectionScheme::upwind, blend = weights.start != 0;
-  if (upwind && blend) return run(std::true_type{}, std::true_type{});
-  if (upwind) return run(std::true_type{}, std::false_type{});
-  if (blend) return run(std::false_type{}, std::true_type{});
-  run(std::false_type{}, std::false_type{});
+  with_advection_scheme(scheme, [&](auto flux) {
+    if (weights.start != 0) return run(flux, std::true_type{});
+    run(flux, std::false_type{});
+  });
 }
 
 }  // namespace eddy::operators

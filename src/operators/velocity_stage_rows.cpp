@@ -28,7 +28,7 @@ struct RowNeighbourhood {
 // is StagePoint's with the stage's form as constants and no test per point, so that the loop vectorizes: the 3D
 // stencil (ThreeD), R_k kept for the next stage (Keep), R_{k-1} read (Previous), u_0 blended in (Blend), the viscous
 // term (Viscous).
-template <bool Upwind, bool Blend, bool ThreeD, bool Keep, bool Previous, bool Viscous>
+template <class Flux, bool Blend, bool ThreeD, bool Keep, bool Previous, bool Viscous>
 EDDY_ROW_LOOP void advance_row(const StagePoint& p, const Real* u, const Real* v, const Real* w, int base, int i0,
                                int i1) {
   const RowNeighbourhood ru{u + base, p.row, p.plane}, rv{v + base, p.row, p.plane},
@@ -44,14 +44,14 @@ EDDY_ROW_LOOP void advance_row(const StagePoint& p, const Real* u, const Real* v
 #endif
   for (int i = i0; i < i1; ++i) {
     Real now_u, now_v, now_w = 0;
-    if constexpr (Upwind) {
-      now_u = momentum_tendency<0, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
-      now_v = momentum_tendency<1, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+    if constexpr (!Flux::shares_edges) {
+      now_u = momentum_tendency<0, Flux, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+      now_v = momentum_tendency<1, Flux, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
       if constexpr (ThreeD) {
-        now_w = momentum_tendency<2, Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+        now_w = momentum_tendency<2, Flux, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
       }
-    } else {  // central: each edge two components share computed once, as StagePoint does
-      const FaceTerms now = momentum_tendencies<Upwind, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
+    } else {  // each edge two components share computed once, as StagePoint does
+      const FaceTerms now = momentum_tendencies<Flux, viscous>(ru, rv, rw, i, 0, 0, p.inv, ThreeD, p.nu);
       now_u = now.u;
       now_v = now.v;
       now_w = now.w;
@@ -85,7 +85,7 @@ EDDY_ROW_LOOP void advance_row(const StagePoint& p, const Real* u, const Real* v
 // The stage by rows of the view, one (j, k) per iteration. A row the stage advances everywhere it is owned takes its
 // owned points in advance_row and the few others (ghosts, a wall's face) point by point; every other row (ghost rows,
 // the rows of walls' faces) point by point. The rows' ends are then copied to their images.
-template <bool Upwind, bool Blend, bool ThreeD, bool Keep, bool Previous, bool Viscous>
+template <class Flux, bool Blend, bool ThreeD, bool Keep, bool Previous, bool Viscous>
 void stage_rows(const fields::FlowState& state, const StagePoint& point, const Int3& extent) {
   const fields::FlatField u(state.u), v(state.v), w(state.w);
   const int ex = extent[0];
@@ -93,8 +93,8 @@ void stage_rows(const fields::FlowState& state, const StagePoint& point, const I
       "rk::momentum_stage_rows", grid::Policy2({0, 0}, {extent[1], extent[2]}), KOKKOS_LAMBDA(int j, int k) {
         const auto by_points = [&](int first, int last) {
           for (int i = first; i < last; ++i) {
-            point.template operator()<Upwind, Blend>(u, v, w, i, j, k, i, j, k,
-                                                     point.template carried_at<Blend>(i, j, k));
+            point.template operator()<Flux, Blend>(u, v, w, i, j, k, i, j, k,
+                                                   point.template carried_at<Blend>(i, j, k));
           }
         };
         const bool owned_row = j >= point.ghost && j < point.owned_y && k >= point.ghost && k < point.owned_z;
@@ -103,7 +103,7 @@ void stage_rows(const fields::FlowState& state, const StagePoint& point, const I
         const int i1 = Kokkos::max(i0, Kokkos::min(point.owned_x, point.end_u));
         const int base = point.offset(0, j, k);
         by_points(0, i0);
-        advance_row<Upwind, Blend, ThreeD, Keep, Previous, Viscous>(point, u.data, v.data, w.data, base, i0, i1);
+        advance_row<Flux, Blend, ThreeD, Keep, Previous, Viscous>(point, u.data, v.data, w.data, base, i0, i1);
         by_points(i1, ex);
         const parallel::RowEndImages& ends = point.row_ends;
         if (!ends.wraps) return;
@@ -117,15 +117,15 @@ void stage_rows(const fields::FlowState& state, const StagePoint& point, const I
       });
 }
 
-template <bool Upwind, bool Blend>
+template <class Flux, bool Blend>
 void stage_by_rows(const fields::FlowState& state, const StagePoint& point, const Int3& extent) {
   const bool previous = point.b != 0, viscous = point.nu != 0;
   const auto run = [&](auto three_d, auto keep) {
     constexpr bool ThreeD = decltype(three_d)::value, Keep = decltype(keep)::value;
-    if (previous && viscous) return stage_rows<Upwind, Blend, ThreeD, Keep, true, true>(state, point, extent);
-    if (previous) return stage_rows<Upwind, Blend, ThreeD, Keep, true, false>(state, point, extent);
-    if (viscous) return stage_rows<Upwind, Blend, ThreeD, Keep, false, true>(state, point, extent);
-    stage_rows<Upwind, Blend, ThreeD, Keep, false, false>(state, point, extent);
+    if (previous && viscous) return stage_rows<Flux, Blend, ThreeD, Keep, true, true>(state, point, extent);
+    if (previous) return stage_rows<Flux, Blend, ThreeD, Keep, true, false>(state, point, extent);
+    if (viscous) return stage_rows<Flux, Blend, ThreeD, Keep, false, true>(state, point, extent);
+    stage_rows<Flux, Blend, ThreeD, Keep, false, false>(state, point, extent);
   };
   if (point.three_d && point.keep) return run(std::true_type{}, std::true_type{});
   if (point.three_d) return run(std::true_type{}, std::false_type{});
@@ -138,8 +138,8 @@ void stage_by_rows(const fields::FlowState& state, const StagePoint& point, cons
 void velocity_stage_by_rows(const fields::FlowState& state, const StageTargets& targets, const StaggeredGrid& grid,
                             config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights) {
   const StagePoint point(targets, grid, viscosity, weights);
-  with_stage_form(scheme, weights, [&](auto upwind, auto blend) {
-    stage_by_rows<decltype(upwind)::value, decltype(blend)::value>(state, point, view_extent(grid));
+  with_stage_form(scheme, weights, [&](auto flux, auto blend) {
+    stage_by_rows<decltype(flux), decltype(blend)::value>(state, point, view_extent(grid));
   });
 }
 

@@ -49,7 +49,7 @@ int planes_per_team(long long tiles, int nz) {
   return chunk;
 }
 
-template <bool Upwind, bool Blend>
+template <class Flux, bool Blend>
 void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, const Int3& extent, int planes) {
   using T = Tile;
   require(share_one_shape(state.u, {state.u, state.v, state.w}) &&
@@ -112,7 +112,7 @@ void stage_by_tiles(const fields::FlowState& state, const StagePoint& point, con
             carried[q] =
                 i < ex && j < ey && k + 1 < k1 ? point.template carried_at<Blend>(i, j, k + 1) : StagePoint::Carried{};
             if (i < ex && j < ey) {  // each neighbour loaded once, which the 80 registers a thread allow
-              point.template operator()<Upwind, Blend, true>(su, sv, sw, li + 1, lj + 1, 1, i, j, k, now);
+              point.template operator()<Flux, Blend, true>(su, sv, sw, li + 1, lj + 1, 1, i, j, k, now);
             }
           }
         }
@@ -125,8 +125,8 @@ void velocity_stage_by_tiles(const fields::FlowState& state, const StageTargets&
                              config::AdvectionScheme scheme, Real viscosity, const StageWeights& weights,
                              int planes_per_team) {
   const StagePoint point(targets, grid, viscosity, weights);
-  with_stage_form(scheme, weights, [&](auto upwind, auto blend) {
-    stage_by_tiles<decltype(upwind)::value, decltype(blend)::value>(state, point, view_extent(grid), planes_per_team);
+  with_stage_form(scheme, weights, [&](auto flux, auto blend) {
+    stage_by_tiles<decltype(flux), decltype(blend)::value>(state, point, view_extent(grid), planes_per_team);
   });
 }
 

@@ -9,7 +9,7 @@
 namespace eddy::physics {
 namespace {
 
-template <bool Upwind>
+template <class Flux>
 void scalar_rhs(const Field& c, const Field& rhs, const fields::FlowState& state, Real diffusivity,
                 const operators::StaggeredGrid& grid) {
   const Field u = state.u, v = state.v, w = state.w;
@@ -17,7 +17,7 @@ void scalar_rhs(const Field& c, const Field& rhs, const fields::FlowState& state
   const bool three_d = grid.three_d;
   Kokkos::parallel_for(
       "physics::scalar_rhs", grid::owned_cells(grid.shape), KOKKOS_LAMBDA(int i, int j, int k) {
-        rhs(i, j, k) = scalar_advection<Upwind>(c, u, v, w, i, j, k, inv, three_d) +
+        rhs(i, j, k) = scalar_advection<Flux>(c, u, v, w, i, j, k, inv, three_d) +
                        diffusivity * operators::laplacian(c, i, j, k, inv, three_d);
       });
 }
@@ -67,11 +67,9 @@ void ScalarTransport::fill_ghosts() {
 
 void ScalarTransport::compute_rhs(const fields::FlowState& state) {
   for (int n = 0; n < count(); ++n) {
-    if (advection_ == config::AdvectionScheme::upwind) {
-      scalar_rhs<true>(values_[n], rhs_current_[n], state, configs_[n].diffusivity, grid_);
-    } else {
-      scalar_rhs<false>(values_[n], rhs_current_[n], state, configs_[n].diffusivity, grid_);
-    }
+    operators::with_advection_scheme(advection_, [&](auto flux) {
+      scalar_rhs<decltype(flux)>(values_[n], rhs_current_[n], state, configs_[n].diffusivity, grid_);
+    });
   }
 }
 

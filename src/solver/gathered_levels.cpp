@@ -42,7 +42,7 @@ void copy_block_with_ghosts(Field x, Field whole, const PoissonLevel& level) {
 }  // namespace
 
 GatheredLevels::GatheredLevels(const PoissonLevel& level, const parallel::Reducer& reducer,
-                               const config::PoissonConfig& config, bool symmetric, SweepForm sweeps)
+                               const config::PoissonConfig& config, SweepForm sweeps)
     : level_(level), whole_(level), reducer_(&reducer) {
   const auto layouts = gather_block_layouts(level.decomp, reducer.context().comm());
   const int ranks = static_cast<int>(layouts.size());
@@ -65,8 +65,8 @@ GatheredLevels::GatheredLevels(const PoissonLevel& level, const parallel::Reduce
   alone_ = std::make_unique<parallel::Context>(MPI_COMM_SELF);
   alone_reducer_ = std::make_unique<parallel::Reducer>(*alone_, parallel::Transport::mpi);
   // Launched kernel by kernel: where the cycle above is a CUDA graph, these kernels are recorded into it.
-  cycles_ = std::make_unique<Multigrid>(whole_, *alone_, *alone_reducer_, config, parallel::Transport::mpi, symmetric,
-                                        sweeps, CycleLaunch::kernel_by_kernel);
+  cycles_ = std::make_unique<Multigrid>(whole_, *alone_, *alone_reducer_, config, parallel::Transport::mpi, sweeps,
+                                        CycleLaunch::kernel_by_kernel);
   whole_x_ = fields::make_field("gathered::x", whole_.shape);
   whole_b_ = fields::make_field("gathered::b", whole_.shape);
   packed_ = Buffer("gathered::packed", 2 * static_cast<std::size_t>(slot_));

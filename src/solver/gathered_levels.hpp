@@ -13,9 +13,9 @@ namespace eddy::solver {
 class GatheredLevels {
  public:
   /// Builds the whole level's hierarchy on every rank for `level`, this rank's block of it (collective over the
-  /// reducer's ranks). The cycles smooth as `config`, `symmetric` and `sweeps` say, as the levels above do.
+  /// reducer's ranks). The cycles smooth as `config` and `sweeps` say, as the levels above do.
   GatheredLevels(const PoissonLevel& level, const parallel::Reducer& reducer, const config::PoissonConfig& config,
-                 bool symmetric, SweepForm sweeps);
+                 SweepForm sweeps);
   ~GatheredLevels();
   GatheredLevels(const GatheredLevels&) = delete;
   GatheredLevels& operator=(const GatheredLevels&) = delete;

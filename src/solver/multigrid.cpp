@@ -51,10 +51,9 @@ CoarseVisits coarse_visits(config::CycleType type) {
 }  // namespace
 
 Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
-                     const config::PoissonConfig& config, parallel::Transport halo_transport, bool symmetric,
-                     SweepForm sweeps, CycleLaunch launch)
-    : config_(config), symmetric_(symmetric) {
-  if (symmetric_) config_.post_smooth = config_.pre_smooth;
+                     const config::PoissonConfig& config, parallel::Transport halo_transport, SweepForm sweeps,
+                     CycleLaunch launch)
+    : config_(config) {
   const bool polynomial = config.smoother != config::SmootherType::red_black_gauss_seidel;
   const bool chebyshev = config.smoother == config::SmootherType::chebyshev;
   int ranks = 1;
@@ -101,7 +100,7 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   levels_.back().factor = {1, 1, 1};
   const auto& bottom = levels_.back().geometry;
   if (gathered) {
-    gathered_ = std::make_unique<GatheredLevels>(bottom, reducer, config, symmetric, sweeps);
+    gathered_ = std::make_unique<GatheredLevels>(bottom, reducer, config, sweeps);
   } else if (DenseCoarseSolver::fits(bottom)) {
     dense_bottom_ = std::make_unique<DenseCoarseSolver>(bottom, reducer);
   } else {
@@ -206,9 +205,7 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool rest
 Field Multigrid::smooth(int l, Field x, Field from, Field b, bool after_correction, bool end_in_x) {
   auto& level = levels_[l];
   const int sweeps = after_correction ? config_.post_smooth : config_.pre_smooth;
-  const bool reverse = after_correction && symmetric_;
   if (config_.smoother == config::SmootherType::chebyshev) {
-    // A polynomial in the symmetric operator D^-1 L is self-adjoint: MG-CG stays symmetric without reordering.
     for (const auto& sweep : after_correction ? level.post_sweeps : level.pre_sweeps) {
       residual(level.r, x, b, level.geometry);
       chebyshev_correct(x, level.d, level.r, level.geometry, sweep.previous, sweep.residual);
@@ -225,7 +222,6 @@ Field Multigrid::smooth(int l, Field x, Field from, Field b, bool after_correcti
       continue;
     }
     // The sweeps fold physical faces into the stencil: only the last colour needs the physical ghosts set after it.
-    const int first = reverse ? 1 : 0;
     const bool last = s + 1 == sweeps;
     const bool in_x = current.data() == x.data();
     // A fused sweep moves the iterate to the other field: where it must end in x, the sweeps left must be even in
@@ -233,12 +229,12 @@ Field Multigrid::smooth(int l, Field x, Field from, Field b, bool after_correcti
     const bool lands = !end_in_x || ((sweeps - s) % 2 == 0) == in_x;
     if (level.twin.is_allocated() && lands) {
       Field out = in_x ? level.twin : x;
-      fused_sweep(level, out, current, b, first, last);
+      fused_sweep(level, out, current, b, last);
       current = out;
       continue;
     }
     for (int c = 0; c < 2; ++c) {
-      red_black_sweep(current, b, level.geometry, c == 0 ? first : 1 - first, config_.relaxation);
+      red_black_sweep(current, b, level.geometry, c, config_.relaxation);
       if (last && c == 1) {
         level.ghosts->fill(current);
       } else if (!level.passes_read_no_ghosts) {
@@ -250,10 +246,10 @@ Field Multigrid::smooth(int l, Field x, Field from, Field b, bool after_correcti
   return end_in_x ? x : current;
 }
 
-void Multigrid::fused_sweep(Level& level, Field out, Field in, Field b, int first, bool last) {
-  fused_sweep_interior(out, in, b, level.geometry, first, config_.relaxation);
+void Multigrid::fused_sweep(Level& level, Field out, Field in, Field b, bool last) {
+  fused_sweep_interior(out, in, b, level.geometry, 0, config_.relaxation);
   level.ghosts->exchange(out);
-  sweep_shared_faces(out, in, b, level.geometry, 1 - first, config_.relaxation);
+  sweep_shared_faces(out, in, b, level.geometry, 1, config_.relaxation);
   if (last) {
     level.ghosts->fill(out);
   } else {

@@ -48,11 +48,10 @@ class GatheredLevels;
 
 class Multigrid : public Preconditioner {
  public:
-  /// Builds the hierarchy under `top` (coarsening rule: see coarsening_factor). `symmetric` makes post-smoothing the
-  /// adjoint of pre-smoothing (colours in reverse order, as many sweeps); otherwise both sweep red then black, which
-  /// converges faster, alone and as the flexible-CG preconditioner.
+  /// Builds the hierarchy under `top` (coarsening rule: see coarsening_factor). Pre- and post-smoothing both sweep red
+  /// then black, which converges faster than a symmetric cycle, alone and as the flexible-CG preconditioner.
   Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
-            const config::PoissonConfig& config, parallel::Transport halo_transport, bool symmetric = false,
+            const config::PoissonConfig& config, parallel::Transport halo_transport,
             SweepForm sweeps = SweepForm::automatic, CycleLaunch launch = CycleLaunch::automatic);
   ~Multigrid() override;
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
@@ -113,7 +112,7 @@ class Multigrid : public Preconditioner {
   // Pre- or post-smooths level l's iterate, held in `from` (x or the level's twin); returns the field that holds the
   // result, x where `end_in_x`.
   Field smooth(int l, Field x, Field from, Field b, bool after_correction, bool end_in_x);
-  void fused_sweep(Level& level, Field out, Field in, Field b, int first, bool last);
+  void fused_sweep(Level& level, Field out, Field in, Field b, bool last);
 
   std::vector<Level> levels_;
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;
@@ -122,7 +121,6 @@ class Multigrid : public Preconditioner {
   std::unique_ptr<device::LaunchGraph> graph_;
   CheckPartials check_partials_;  // restrict_top's partial sums, allocated on its first call (check_partial_count)
   config::PoissonConfig config_;
-  bool symmetric_;
 };
 
 }  // namespace eddy::solver

@@ -21,7 +21,9 @@ namespace {
 
 using eddy::Field;
 using eddy::Real;
+using eddy::operators::CentralFlux;
 using eddy::operators::StaggeredGrid;
+using eddy::operators::UpwindFlux;
 
 struct Block {
   eddy::grid::Decomposition decomp;
@@ -253,7 +255,7 @@ Real max_abs_divergence(const Block& b, const eddy::fields::FlowState& state) {
 
 // Sum over the faces of u . advection(u): zero for the central scheme on a divergence-free periodic field, negative
 // for upwind. The field is the discrete curl of a random potential on the edges, so its divergence is exactly zero.
-template <bool Upwind>
+template <class Flux>
 double energy_production(int dim) {
   const Block b = make_block(dim, true);
   auto potential = eddy::fields::FlowState::allocate(b.shape);  // components of the potential on the yz, xz, xy edges
@@ -289,9 +291,9 @@ double energy_production(int dim) {
       "test::energy_production", eddy::grid::owned_cells(b.shape),
       KOKKOS_LAMBDA(int i, int j, int k, Real& sum, Real& magnitude) {
         using namespace eddy::operators;
-        const Real au = advection_u<Upwind>(u, v, w, i, j, k, inv, three_d);
-        const Real av = advection_v<Upwind>(u, v, w, i, j, k, inv, three_d);
-        const Real aw = three_d ? advection_w<Upwind>(u, v, w, i, j, k, inv) : Real(0);
+        const Real au = advection_u<Flux>(u, v, w, i, j, k, inv, three_d);
+        const Real av = advection_v<Flux>(u, v, w, i, j, k, inv, three_d);
+        const Real aw = three_d ? advection_w<Flux>(u, v, w, i, j, k, inv) : Real(0);
         sum += u(i, j, k) * au + v(i, j, k) * av + w(i, j, k) * aw;
         magnitude += Kokkos::fabs(u(i, j, k) * au) + Kokkos::fabs(v(i, j, k) * av) + Kokkos::fabs(w(i, j, k) * aw);
       },
@@ -302,7 +304,7 @@ double energy_production(int dim) {
 
 // The largest difference between advection_of_all and each component's own advection over the owned faces of a field
 // of random values, relative to the largest advection term.
-template <bool Upwind>
+template <class Flux>
 double advection_of_all_difference(int dim) {
   const Block b = make_block(dim, true);
   auto state = eddy::fields::FlowState::allocate(b.shape);
@@ -323,10 +325,10 @@ double advection_of_all_difference(int dim) {
       "test::advection_of_all", eddy::grid::owned_cells(b.shape),
       KOKKOS_LAMBDA(int i, int j, int k, Real& worst) {
         using namespace eddy::operators;
-        const FaceTerms all = advection_of_all<Upwind>(u, v, w, i, j, k, inv, three_d);
-        const Real aw = three_d ? advection_w<Upwind>(u, v, w, i, j, k, inv) : Real(0);
-        worst = Kokkos::fmax(worst, Kokkos::fabs(all.u - advection_u<Upwind>(u, v, w, i, j, k, inv, three_d)));
-        worst = Kokkos::fmax(worst, Kokkos::fabs(all.v - advection_v<Upwind>(u, v, w, i, j, k, inv, three_d)));
+        const FaceTerms all = advection_of_all<Flux>(u, v, w, i, j, k, inv, three_d);
+        const Real aw = three_d ? advection_w<Flux>(u, v, w, i, j, k, inv) : Real(0);
+        worst = Kokkos::fmax(worst, Kokkos::fabs(all.u - advection_u<Flux>(u, v, w, i, j, k, inv, three_d)));
+        worst = Kokkos::fmax(worst, Kokkos::fabs(all.v - advection_v<Flux>(u, v, w, i, j, k, inv, three_d)));
         worst = Kokkos::fmax(worst, Kokkos::fabs(all.w - aw));
       },
       Kokkos::Max<Real>(difference));
@@ -334,9 +336,9 @@ double advection_of_all_difference(int dim) {
       "test::advection_magnitude", eddy::grid::owned_cells(b.shape),
       KOKKOS_LAMBDA(int i, int j, int k, Real& largest) {
         using namespace eddy::operators;
-        largest = Kokkos::fmax(largest, Kokkos::fabs(advection_u<Upwind>(u, v, w, i, j, k, inv, three_d)));
-        largest = Kokkos::fmax(largest, Kokkos::fabs(advection_v<Upwind>(u, v, w, i, j, k, inv, three_d)));
-        if (three_d) largest = Kokkos::fmax(largest, Kokkos::fabs(advection_w<Upwind>(u, v, w, i, j, k, inv)));
+        largest = Kokkos::fmax(largest, Kokkos::fabs(advection_u<Flux>(u, v, w, i, j, k, inv, three_d)));
+        largest = Kokkos::fmax(largest, Kokkos::fabs(advection_v<Flux>(u, v, w, i, j, k, inv, three_d)));
+        if (three_d) largest = Kokkos::fmax(largest, Kokkos::fabs(advection_w<Flux>(u, v, w, i, j, k, inv)));
       },
       Kokkos::Max<Real>(magnitude));
   EXPECT_GT(magnitude, 0.1) << dim << "D";
@@ -345,15 +347,15 @@ double advection_of_all_difference(int dim) {
 
 TEST(Stencils, AdvectionOfAllComponentsEqualsEachComponentsOwn) {
   for (int dim : {2, 3}) {
-    EXPECT_LT(advection_of_all_difference<false>(dim), 1e-14) << dim << "D, central";
-    EXPECT_LT(advection_of_all_difference<true>(dim), 1e-14) << dim << "D, upwind";
+    EXPECT_LT(advection_of_all_difference<CentralFlux>(dim), 1e-14) << dim << "D, central";
+    EXPECT_LT(advection_of_all_difference<UpwindFlux>(dim), 1e-14) << dim << "D, upwind";
   }
 }
 
 TEST(Stencils, CentralAdvectionConservesEnergyAndUpwindDissipates) {
   for (int dim : {2, 3}) {
-    EXPECT_LT(std::abs(energy_production<false>(dim)), 1e-13) << dim << "D";
-    EXPECT_LT(energy_production<true>(dim), -1e-3) << dim << "D";
+    EXPECT_LT(std::abs(energy_production<CentralFlux>(dim)), 1e-13) << dim << "D";
+    EXPECT_LT(energy_production<UpwindFlux>(dim), -1e-3) << dim << "D";
   }
 }
 

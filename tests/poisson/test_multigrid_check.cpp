@@ -47,7 +47,7 @@ void expect_check_starts_cycles(int dim, eddy::Int3 cells, const eddy::testing::
   config.pre_smooth = 0;
   config.post_smooth = 2;
   const auto make = [&] {
-    return eddy::solver::Multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport(), false,
+    return eddy::solver::Multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport(),
                                    eddy::solver::SweepForm::automatic, launch);
   };
   eddy::solver::Multigrid full = make(), started = make();

@@ -88,7 +88,7 @@ void expect_cycles_agree(const eddy::testing::PressureFaces& faces, const std::a
   Field rhs = setup.field_from(source);
   Field iterate[3];
   for (int v = 0; v < 3; ++v) {
-    eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport(), false,
+    eddy::solver::Multigrid multigrid(level, *setup.context, *setup.reducer, config, setup.halo_transport(),
                                       variants[v].sweeps, variants[v].launch);
     iterate[v] = eddy::fields::make_field("iterate", p.shape);
     multigrid.top_ghosts().fill(iterate[v]);
