@@ -1,6 +1,8 @@
 #include "deck_loading.hpp"
 
 #include "config/load.hpp"
+#include "physics/immersed_boundary.hpp"
+#include "time/time_step.hpp"
 
 #include <cstdio>
 #include <string>
@@ -11,6 +13,8 @@ config::Deck load_deck(const CommandLine& line) {
   config::Deck deck =
       line.deck.empty() ? config::load_default(line.overrides) : config::load(line.deck, line.overrides);
   if (!line.restart.empty()) deck.initial.checkpoint = line.restart;
+  physics::require_fluid_around_bodies(deck);
+  time::require_end_reachable(deck);
   return deck;
 }
 

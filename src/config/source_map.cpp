@@ -27,7 +27,11 @@ void SourceMap::record_override(const std::string& path, const std::string& text
 std::string SourceMap::where(const std::string& path) const {
   // The last override wins, as it does for the value itself.
   for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
-    if (is_key_prefix(it->first, path) || is_key_prefix(path, it->first)) return "--set " + it->second;
+    if (is_key_prefix(it->first, path) || is_key_prefix(path, it->first)) {
+      constexpr std::size_t longest = 120;  // a message quotes no more of an override than fits a line
+      const std::string& text = it->second;
+      return "--set " + (text.size() > longest ? text.substr(0, longest) + "..." : text);
+    }
   }
   for (std::string key = path; !key.empty(); key = parent_of(key)) {
     if (auto found = lines_.find(key); found != lines_.end()) {

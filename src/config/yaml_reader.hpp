@@ -19,11 +19,21 @@ namespace eddy::config {
 
 /// The value given, as the user would write it: 'abc' for a scalar, [1, 2] or {a: 1} otherwise.
 inline std::string describe(const YAML::Node& node) {
+  constexpr std::size_t longest = 120;  // a message quotes no more of a value than fits a line
   if (!node.IsDefined() || node.IsNull()) return "nothing";
-  if (node.IsScalar()) return "'" + node.Scalar() + "'";
-  YAML::Emitter out;
-  out << YAML::Flow << node;
-  return out.c_str();
+  std::string text;
+  if (node.IsScalar()) {
+    text = node.Scalar();
+  } else {
+    YAML::Emitter out;
+    out << YAML::Flow << node;
+    text = out.c_str();
+  }
+  if (text.size() > longest) {
+    text = text.substr(0, longest) + "...";
+    if (node.IsSequence()) text += " (" + std::to_string(node.size()) + " entries)";
+  }
+  return node.IsScalar() ? "'" + text + "'" : text;
 }
 
 /// "a list of 3 numbers (one per axis in 3D)".

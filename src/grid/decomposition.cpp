@@ -40,9 +40,9 @@ int block_offset(int cells, int parts, int coord) {
 }
 
 Int3 choose_process_dims(const GlobalGrid& grid, int ranks, Int3 requested) {
-  require(ranks >= 1, "the rank count must be at least 1");
+  require_alike(ranks >= 1, "the rank count must be at least 1");
   if (grid.dim == 2) {
-    require(requested[2] <= 1, "parallel.process_grid: a 2D grid cannot be split in z");
+    require_alike(requested[2] <= 1, "parallel.process_grid: a 2D grid cannot be split in z");
     requested[2] = 1;
   }
   Int3 best{0, 0, 0};
@@ -70,11 +70,21 @@ Int3 choose_process_dims(const GlobalGrid& grid, int ranks, Int3 requested) {
     }
   }
   if (best[0] == 0) {
-    throw Error("parallel.process_grid: no split of " + std::to_string(ranks) + " ranks fits the grid " +
-                std::to_string(grid.cells[0]) + " x " + std::to_string(grid.cells[1]) + " x " +
-                std::to_string(grid.cells[2]) + " with the requested process grid [" + std::to_string(requested[0]) +
-                ", " + std::to_string(requested[1]) + ", " + std::to_string(requested[2]) +
-                "] (0 = automatic); each rank needs at least one cell per axis");
+    const std::string cells = std::to_string(grid.cells[0]) + " x " + std::to_string(grid.cells[1]) +
+                              (grid.dim == 3 ? " x " + std::to_string(grid.cells[2]) : "");
+    const bool automatic = requested[0] <= 0 && requested[1] <= 0 && (grid.dim == 2 || requested[2] <= 0);
+    if (automatic) {
+      throw Error("domain.cells: " + std::to_string(ranks) + " ranks cannot share a grid of " + cells +
+                      " cells: every rank needs at least one cell along each axis; run on fewer ranks",
+                  Error::Ranks::every);
+    }
+    std::string asked = "[" + std::to_string(requested[0]) + ", " + std::to_string(requested[1]);
+    if (grid.dim == 3) asked += ", " + std::to_string(requested[2]);
+    throw Error("parallel.process_grid: got " + asked + "] (0 = automatic) for " + std::to_string(ranks) +
+                    " ranks and a grid of " + cells +
+                    " cells; allowed: a split whose product is the rank count, with at most as many ranks as cells "
+                    "along each axis",
+                Error::Ranks::every);
   }
   return best;
 }

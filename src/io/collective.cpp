@@ -28,7 +28,7 @@ void agree(MPI_Comm comm, bool failed, const std::string& message) {
   int first_failed = failed ? rank : size;
   MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, comm);
   if (first_failed == size) return;
-  throw Error(broadcast_from(comm, message, first_failed));
+  throw Error(broadcast_from(comm, message, first_failed), Error::Ranks::every);
 }
 
 }  // namespace

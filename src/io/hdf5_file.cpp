@@ -262,7 +262,7 @@ void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMod
       std::error_code ignored;
       if (!existed && std::filesystem::is_regular_file(path, ignored)) std::filesystem::remove(path, ignored);
     });
-    throw Error(with_space_left(e.what(), path, datasets));
+    throw Error(with_space_left(e.what(), path, datasets), e.ranks());
   }
 }
 

@@ -42,43 +42,81 @@ bool holds_results(const std::filesystem::path& directory) {
   return false;
 }
 
+namespace {
+
+/// Removes the temporaries (*.tmp) a run killed while writing left in `directory` and its checkpoints/: each holds a
+/// file that was never completed.
+void remove_stale_temporaries(const std::filesystem::path& directory) {
+  for (const auto& folder : {directory, directory / "checkpoints"}) {
+    if (!std::filesystem::is_directory(folder)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".tmp") std::filesystem::remove(entry.path());
+    }
+  }
+}
+
+/// prepare_run_directory's work, on rank 0.
+void prepare_on_rank0(const config::OutputConfig& output, bool restarting, const std::string& deck_text) {
+  const std::filesystem::path directory(output.directory);
+  if (std::filesystem::exists(directory) && !std::filesystem::is_directory(directory)) {
+    throw Error("output.directory: '" + output.directory + "' exists and is not a folder");
+  }
+  const std::filesystem::path deck_file = directory / "deck.yaml";
+  if (restarting) {
+    std::filesystem::create_directories(directory);
+    remove_stale_temporaries(directory);
+    if (std::filesystem::exists(deck_file) && read_text(deck_file) != deck_text) {
+      std::filesystem::rename(deck_file,
+                              unused_name((directory / ("deck.before-restart-" + timestamp())).string(), ".yaml"));
+    }
+    // Rows appended under another header (a run of an earlier eddy with other columns) would not parse.
+    const std::filesystem::path telemetry = directory / "telemetry.csv";
+    if (std::filesystem::exists(telemetry) && std::filesystem::file_size(telemetry) > 0) {
+      const std::string text = read_text(telemetry);
+      if (text.substr(0, text.find('\n')) != Telemetry::header()) {
+        std::filesystem::rename(
+            telemetry, unused_name((directory / ("telemetry.before-restart-" + timestamp())).string(), ".csv"));
+      }
+    }
+  } else if (holds_results(directory)) {
+    if (!output.overwrite) {
+      throw Error("output.directory: '" + output.directory +
+                  "' already holds results of an earlier run; pass --set output.overwrite=true, choose another "
+                  "directory, or --restart latest");
+    }
+    std::string absolute = std::filesystem::weakly_canonical(directory).lexically_normal().string();
+    if (absolute.size() > 1 && absolute.ends_with('/')) absolute.pop_back();
+    const std::string here = std::filesystem::current_path().string();
+    if (here == absolute || here.starts_with(absolute + "/")) {
+      throw Error("output.directory: '" + output.directory +
+                  "' holds results and contains the folder eddy runs in, which output.overwrite cannot move aside; "
+                  "choose a subfolder, such as runs/<name>");
+    }
+    std::filesystem::rename(directory, unused_name(absolute + ".old-" + timestamp()));
+  } else {
+    remove_stale_temporaries(directory);
+  }
+  std::filesystem::create_directories(directory);
+  write_text_atomically(deck_file, deck_text);
+}
+
+}  // namespace
+
 std::filesystem::path prepare_run_directory(const config::OutputConfig& output, parallel::Context& context,
                                             bool restarting, const std::string& deck_text) {
-  const std::filesystem::path directory(output.directory);
   run_on_rank0(context.comm(), [&] {
-    if (std::filesystem::exists(directory) && !std::filesystem::is_directory(directory)) {
-      throw Error("output.directory: '" + output.directory + "' exists and is not a folder");
+    try {
+      prepare_on_rank0(output, restarting, deck_text);
+    } catch (const std::filesystem::filesystem_error& e) {
+      throw Error("output.directory: cannot use '" + output.directory + "': " + e.code().message() + " (at '" +
+                  e.path1().string() + "')");
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      if (message.starts_with("output.directory")) throw;
+      throw Error("output.directory: cannot use '" + output.directory + "': " + message);
     }
-    const std::filesystem::path deck_file = directory / "deck.yaml";
-    if (restarting) {
-      std::filesystem::create_directories(directory);
-      if (std::filesystem::exists(deck_file) && read_text(deck_file) != deck_text) {
-        std::filesystem::rename(deck_file,
-                                unused_name((directory / ("deck.before-restart-" + timestamp())).string(), ".yaml"));
-      }
-      // Rows appended under another header (a run of an earlier eddy with other columns) would not parse.
-      const std::filesystem::path telemetry = directory / "telemetry.csv";
-      if (std::filesystem::exists(telemetry) && std::filesystem::file_size(telemetry) > 0) {
-        const std::string text = read_text(telemetry);
-        if (text.substr(0, text.find('\n')) != Telemetry::header()) {
-          std::filesystem::rename(
-              telemetry, unused_name((directory / ("telemetry.before-restart-" + timestamp())).string(), ".csv"));
-        }
-      }
-    } else if (holds_results(directory)) {
-      if (!output.overwrite) {
-        throw Error("output.directory: '" + output.directory +
-                    "' already holds results of an earlier run; pass --set output.overwrite=true, choose another "
-                    "directory, or --restart latest");
-      }
-      const std::string trimmed = directory.lexically_normal().string();
-      const std::string base = trimmed.ends_with('/') ? trimmed.substr(0, trimmed.size() - 1) : trimmed;
-      std::filesystem::rename(directory, unused_name(base + ".old-" + timestamp()));
-    }
-    std::filesystem::create_directories(directory);
-    write_text_atomically(deck_file, deck_text);
   });
-  return directory;
+  return std::filesystem::path(output.directory);
 }
 
 }  // namespace eddy::io

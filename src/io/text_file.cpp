@@ -2,6 +2,8 @@
 
 #include "core/error.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -11,10 +13,17 @@ namespace eddy::io {
 void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
   const std::filesystem::path tmp = path.string() + ".tmp";
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
     out.flush();
-    if (!out) throw Error("cannot write '" + tmp.string() + "'");
+    if (!out) {
+      const std::string reason = errno != 0 ? std::string(": ") + std::strerror(errno) : std::string();
+      out.close();
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      throw Error("cannot write '" + tmp.string() + "'" + reason);
+    }
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);

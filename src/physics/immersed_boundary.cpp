@@ -1,8 +1,12 @@
 #include "physics/immersed_boundary.hpp"
 
+#include "config/names.hpp"
+#include "config/names_physics.hpp"
+#include "core/error.hpp"
 #include "physics/body_geometry.hpp"
 
 #include <limits>
+#include <string>
 
 namespace eddy::physics {
 namespace {
@@ -23,6 +27,29 @@ Nearest nearest_body(const std::vector<BodyGeometry>& bodies, const Real x[3]) {
 }
 
 }  // namespace
+
+void require_fluid_around_bodies(const config::Deck& deck) {
+  const auto& d = deck.domain;
+  const int corners = d.dimensions == 3 ? 8 : 4;
+  for (std::size_t n = 0; n < deck.bodies.size(); ++n) {
+    const BodyGeometry body = body_geometry(deck.bodies[n], d.dimensions);
+    bool covers = true;
+    for (int c = 0; c < corners && covers; ++c) {
+      Real x[3] = {0, 0, 0};
+      for (int a = 0; a < d.dimensions; ++a) {
+        const double h = d.length[a] / d.cells[a];
+        x[a] = d.origin[a] + ((c >> a) & 1 ? d.length[a] - h / 2 : h / 2);
+      }
+      covers = signed_distance(body, x) < 0;
+    }
+    if (covers) {
+      throw Error("bodies[" + std::to_string(n) + "] ('" + deck.bodies[n].name + "', a " +
+                  config::to_string(deck.bodies[n].shape) +
+                  ") covers every cell of the domain, leaving no fluid; allowed: a body that leaves fluid around it "
+                  "(check its center, radius or size against domain.length)");
+    }
+  }
+}
 
 ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decomposition& decomp,
                                    const operators::StaggeredGrid& grid)

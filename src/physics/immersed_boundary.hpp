@@ -32,6 +32,10 @@ struct ForcingPoint {
   Real weight;    ///< u = weight * u(outer); 0 for solid faces
 };
 
+/// Throws eddy::Error naming the body where a deck body covers the centre of every cell (the shapes are convex, so
+/// the corner cells of the domain decide): no fluid is left.
+void require_fluid_around_bodies(const config::Deck& deck);
+
 class ImmersedBoundary {
  public:
   /// Classifies this rank's momentum faces against the deck bodies.

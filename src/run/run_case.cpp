@@ -30,19 +30,11 @@ struct ObserverHandle {
   ~ObserverHandle() { sim.remove_step_observer(handle); }
 };
 
-}  // namespace
-
-int run_case(time::Simulation& sim) {
+// The steps from the setup of run_case to the end, then the summary; returns the exit status.
+int step_to_the_end(time::Simulation& sim, RunOutputs& outputs, RunControl& control, Progress& progress,
+                    bool talkative) {
   const config::Deck& deck = sim.deck();
   parallel::Context& context = sim.context();
-  const bool talkative = context.rank() == 0 && !sim.options().quiet;
-  RunOutputs outputs(deck, sim.decomposition(), sim.shape(), context, sim.restart_point(), sim.scalar_fields());
-  RunControl control(deck.time, outputs.run_dir(), context);
-  Progress progress(deck, talkative, sim.time(), sim.step());
-  const ObserverHandle observer{sim, sim.add_step_observer([&](const StepRecord& record) {
-                                  outputs.after_step(sim.state(), record, sim.warm_start_fields());
-                                })};
-  if (!sim.restart_point()) outputs.write_fields(sim.state(), sim.time(), sim.step());
   const auto write_checkpoint = [&] {
     outputs.write_checkpoint(sim.state(), sim.scalar_fields(), sim.warm_start_fields(), sim.time(), sim.step(),
                              sim.previous_dt());
@@ -112,6 +104,26 @@ int run_case(time::Simulation& sim) {
     std::fflush(stdout);
   }
   return status;
+}
+
+}  // namespace
+
+int run_case(time::Simulation& sim) {
+  const config::Deck& deck = sim.deck();
+  parallel::Context& context = sim.context();
+  const bool talkative = context.rank() == 0 && !sim.options().quiet;
+  RunOutputs outputs(deck, sim.decomposition(), sim.shape(), context, sim.restart_point(), sim.scalar_fields());
+  RunControl control(deck.time, outputs.run_dir(), context);
+  Progress progress(deck, talkative, sim.time(), sim.step());
+  const ObserverHandle observer{sim, sim.add_step_observer([&](const StepRecord& record) {
+                                  outputs.after_step(sim.state(), record, sim.warm_start_fields());
+                                })};
+  if (!sim.restart_point() && outputs.writes_fields()) outputs.write_fields(sim.state(), sim.time(), sim.step());
+  try {
+    return step_to_the_end(sim, outputs, control, progress, talkative);
+  } catch (const Error& failure) {
+    throw RunFailure(failure.what(), failure.ranks());
+  }
 }
 
 }  // namespace eddy::run

@@ -44,6 +44,8 @@ class RunOutputs {
   /// Flushes telemetry and writes summary.json.
   void finish(const io::JsonObject& summary);
 
+  /// True when the output schedule writes fields at all (output.interval_steps or output.interval_time set).
+  bool writes_fields() const { return schedule_.enabled(); }
   /// The run folder.
   const std::filesystem::path& run_dir() const { return run_dir_; }
 

@@ -111,11 +111,13 @@ std::vector<fields::NamedField> PressureGuess::recorded_fields() const {
 std::vector<fields::NamedField> PressureGuess::all_fields() const {
   std::vector<fields::NamedField> named;
   const int stages = static_cast<int>(kept_.size());
+  if (stages == 0) return named;  // no guesses kept (a single stage, or bodies)
   for (int n = 0; n <= stages; ++n) named.push_back({field_name(n), kept_[(2 * stages - 1 - n) % stages]});
   return named;
 }
 
 void PressureGuess::restore(const std::vector<std::string>& names, const Field& p) {
+  if (kept_.empty()) return;  // no guesses kept: nothing to restore
   std::vector<int> found;
   for (const auto& name : names) found.push_back(solves_before_of(name));
   std::sort(found.begin(), found.end());

@@ -1,6 +1,10 @@
 #include "time/time_step.hpp"
 
+#include "core/error.hpp"
+#include "grid/global_grid.hpp"
+
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 namespace eddy::time {
@@ -32,6 +36,34 @@ double choose_time_step(const config::TimeConfig& time, const StepLimits& limits
   // Take the remainder when the step would overshoot, or leave a sliver too small to matter.
   if (dt >= remaining * (1 - 1e-10)) dt = remaining;
   return dt;
+}
+
+void require_end_reachable(const config::Deck& deck) {
+  const config::TimeConfig& time = deck.time;
+  if (time.max_steps != config::TimeConfig{}.max_steps) return;  // a step limit of the user's own ends the run
+  const grid::GlobalGrid grid = grid::global_grid(deck);
+  const Real3 spacing{grid.spacing(0), grid.spacing(1), grid.spacing(2)};
+  const double viscous = step_limits(time, deck.physics.viscosity, spacing, deck.domain.dimensions, 0).viscous;
+  const double largest_dt = time.adaptive ? viscous : time.dt;
+  const double steps = time.end_time / largest_dt;
+  if (!(steps > static_cast<double>(time.max_steps))) return;
+  const double smallest =
+      std::min(spacing[0], deck.domain.dimensions == 3 ? std::min(spacing[1], spacing[2]) : spacing[1]);
+  char text[400];
+  if (time.adaptive) {
+    std::snprintf(text, sizeof text,
+                  "physics.viscosity: %g on cells of %g limits the time step to %.3g (the explicit-diffusion limit, "
+                  "time.viscous_safety %g), so reaching time.end_time %g takes %.3g steps, more than time.max_steps "
+                  "(%lld); allowed: a viscosity and grid that reach the end in fewer steps, or a time.max_steps of "
+                  "your own",
+                  deck.physics.viscosity, smallest, viscous, time.viscous_safety, time.end_time, steps, time.max_steps);
+  } else {
+    std::snprintf(text, sizeof text,
+                  "time.dt: got %g, so reaching time.end_time %g takes %.3g steps, more than time.max_steps (%lld); "
+                  "allowed: a step that reaches the end in fewer steps, or a time.max_steps of your own",
+                  time.dt, time.end_time, steps, time.max_steps);
+  }
+  throw Error(text);
 }
 
 }  // namespace eddy::time

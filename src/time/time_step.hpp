@@ -19,4 +19,8 @@ StepLimits step_limits(const config::TimeConfig& time, double viscosity, const R
 /// (fixed), never past end_time.
 double choose_time_step(const config::TimeConfig& time, const StepLimits& limits, double now, double previous_dt = 0);
 
+/// Throws eddy::Error, naming the deck key to blame, where reaching time.end_time takes more steps than the default
+/// time.max_steps at the fixed time.dt or at the viscous limit alone (which no flow relaxes): a run that never ends.
+void require_end_reachable(const config::Deck& deck);
+
 }  // namespace eddy::time

@@ -78,12 +78,16 @@ void VelocityGhosts::fill_after_stage(const fields::FlowState& state, Real stage
                                       const fields::FaceVector& start, bool row_ends_written,
                                       const std::function<void(const grid::IndexBox&)>& build_rhs) {
   follow(state);
+  // The stage faces leave each component's ghosts across the other axes as they were. Where x wraps onto the block, the
+  // correction writes the x images of the faces it moves from those ghosts: a stage that did not write its row ends
+  // (the stored tendency) has every ghost exchanged instead.
+  const bool whole = stage_faces_.empty() || (!row_ends_written && !row_ends_.empty());
   const auto begin = [&] {
-    if (stage_faces_.empty()) halo_.begin(row_ends_written);
+    if (whole) return halo_.begin(row_ends_written);
     for (auto& faces : stage_faces_) faces->begin(row_ends_written);
   };
   const auto finish = [&] {
-    if (stage_faces_.empty()) halo_.finish();
+    if (whole) return halo_.finish();
     for (auto& faces : stage_faces_) faces->finish();
   };
   if (build_rhs) {

@@ -480,7 +480,60 @@ def check_bench_exchanges(work):
           f"steps in turn: V-cycles {cycles}")
 
 
-CHECKS = {"outputs": check_outputs, "exchanges": check_bench_exchanges, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
+def check_bad_input(work):
+    """A corpus of bad decks, overrides and run-time situations, each on 1 and 2 ranks: exit 2, one message from rank 0
+    naming the key or file, no MPI_ABORT, and nothing written."""
+    inputs = HERE.parent.parent / "inputs"
+    cavity = str(inputs / "cavity2d_re100.yaml")
+    (work / "a_folder").mkdir()
+    (work / "empty.yaml").write_text("# only a comment\n---\n")
+    (work / "tabbed.yaml").write_text("domain:\n\tcells: [16, 16]\n")
+    (work / "nested.yaml").write_text("name: " + "[" * 20000 + "\n")
+    (work / "whole_body.yaml").write_text(
+        "domain: {cells: [16, 16]}\nbodies:\n  - {name: block, shape: circle, center: [0.5, 0.5], radius: 5}\n")
+    (work / "a_file").write_text("not a folder\n")
+    earlier = work / "earlier_run"
+    earlier.mkdir()
+    (earlier / "deck.yaml").write_text("name: earlier\n")
+    long_list = "[" + ",".join(str(n) for n in range(20000)) + "]"
+    cases = [  # name, ranks, deck and overrides, what the message must name
+        ("folder_as_deck", (1, 2), [str(work / "a_folder")], "is a folder"),
+        ("empty_deck", (1, 2), [str(work / "empty.yaml")], "is empty"),
+        ("tab_indent", (1, 2), [str(work / "tabbed.yaml")], "indented with a tab"),
+        ("deep_nesting", (1, 2), [str(work / "nested.yaml")], "nested.yaml"),
+        ("body_covers_all", (1, 2), [str(work / "whole_body.yaml")], "bodies[0]"),
+        ("huge_viscosity", (1, 2), [cavity, "--set", "physics.viscosity=1e30"], "physics.viscosity"),
+        ("tiny_fixed_dt", (1, 2), [cavity, "--set", "time.dt=1e-300"], "time.dt"),
+        ("long_list", (1, 2), [cavity, "--set", f"domain.cells={long_list}"], "domain.cells"),
+        ("grid_misfit", (2,), [cavity, "--set", "parallel.process_grid=[3,1]"], "parallel.process_grid"),
+        ("ranks_beyond_cells", (2,), [cavity, "--set", "domain.cells=[1,1]"], "domain.cells"),
+        ("output_is_file", (1, 2), [cavity], "output.directory"),
+        ("output_under_file", (1, 2), [cavity], "output.directory"),
+        ("results_exist", (1, 2), [cavity], "output.directory"),
+        ("restart_missing", (1, 2), [cavity, "--restart", "no_such_checkpoint.h5"], "--restart"),
+    ]
+    for name, rank_counts, args, names in cases:
+        for ranks in rank_counts:
+            out = work / f"out_{name}_np{ranks}"
+            target = {"output_is_file": work / "a_file", "output_under_file": work / "a_file" / "sub",
+                      "results_exist": earlier}.get(name, out)
+            before = (work / "a_file").read_text()
+            result = eddy(args + ["--set", f"output.directory={target}"], ranks=ranks)
+            message = terminal(result)
+            errors = [line for line in message.splitlines() if line.startswith("eddy: error:")]
+            label = f"{name} on {ranks} rank(s)"
+            check(result.returncode == 2, f"{label}: exit {result.returncode} (expected 2): {message[-600:]}")
+            check(len(errors) == 1, f"{label}: {len(errors)} error lines: {errors}")
+            check(errors and names in errors[0], f"{label}: the message does not name {names!r}: {errors}")
+            check(errors and "rank " not in errors[0].split(":")[1], f"{label}: a rank's own message: {errors}")
+            check(all(len(line) < 1000 for line in errors), f"{label}: a message longer than 1000 characters")
+            check("MPI_ABORT" not in message, f"{label}: MPI_ABORT banner")
+            check(not out.exists(), f"{label}: wrote {out}")
+            check((work / "a_file").read_text() == before, f"{label}: changed a_file")
+            check(sorted(p.name for p in earlier.iterdir()) == ["deck.yaml"], f"{label}: changed {earlier}")
+
+
+CHECKS = {"bad_input": check_bad_input, "outputs": check_outputs, "exchanges": check_bench_exchanges, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
           "truncated": check_truncated, "postprocess": check_postprocess, "scalars": check_scalar_output,
           "dissipation": check_dissipation}
 

@@ -12,8 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -80,7 +82,7 @@ config::Deck heated_cavity_deck(const std::filesystem::path& dir, long long step
   return deck;
 }
 
-using DeckMaker = config::Deck (*)(const std::filesystem::path&, long long);
+using DeckMaker = std::function<config::Deck(const std::filesystem::path&, long long)>;
 
 std::filesystem::path fresh_folder(MPI_Comm comm, const std::string& name) {
   int size = 1;
@@ -192,6 +194,34 @@ TEST(Restart, TwoToFourRanksAgreesWithinSolverTolerance) {
 TEST(Restart, TwoToFourRanksWithScalarsAgreesWithinSolverTolerance) {
   if (!four_ranks()) GTEST_SKIP() << "needs 4 ranks";
   expect_restart_on_other_ranks(heated_cavity_deck, "cavity");
+}
+
+// Every deck of inputs/ (bodies and scalars included) on a coarser grid, a tenth of its cells per axis and at least
+// eight, with a tight pressure solve.
+config::Deck coarse_input_deck(const std::filesystem::path& deck_file, const std::filesystem::path& dir,
+                               long long steps) {
+  config::Deck deck = config::load(
+      deck_file.string(), {"time.max_steps=" + std::to_string(steps), "pressure.rtol=1.0e-12", "pressure.atol=1.0e-14",
+                           "output.directory=" + dir.string(), "output.interval_steps=3"});
+  for (int a = 0; a < deck.domain.dimensions; ++a)
+    deck.domain.cells[a] = std::max(8, deck.domain.cells[a] / 10 / 2 * 2);
+  deck.output.log_interval = 0;
+  return deck;
+}
+
+TEST(Restart, EveryDeckOfInputsIsBitIdentical) {
+  std::vector<std::filesystem::path> decks;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/inputs")) {
+    if (entry.path().extension() == ".yaml") decks.push_back(entry.path());
+  }
+  std::sort(decks.begin(), decks.end());
+  ASSERT_GE(decks.size(), 10u);
+  for (const auto& file : decks) {
+    SCOPED_TRACE(file.filename().string());
+    expect_bit_identical_restart(
+        [&](const std::filesystem::path& dir, long long steps) { return coarse_input_deck(file, dir, steps); },
+        "input_" + file.stem().string());
+  }
 }
 
 // A deck without the dye (or with a scalar the checkpoint lacks) cannot continue the heated cavity's checkpoint.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 using eddy::grid::GlobalGrid;
 
 TEST(Decomposition, BlocksCoverTheAxisWithoutGaps) {
@@ -33,6 +35,24 @@ TEST(Decomposition, RequestedDimsAreKeptAndImpossibleOnesRejected) {
   GlobalGrid cube{3, {16, 16, 16}, {1, 1, 1}, {0, 0, 0}, {false, false, false}};
   EXPECT_EQ(eddy::grid::choose_process_dims(cube, 4, {4, 0, 0}), (eddy::Int3{4, 1, 1}));
   EXPECT_THROW(eddy::grid::choose_process_dims(cube, 4, {3, 0, 0}), eddy::Error);
+}
+
+// Both refusals depend only on the deck and the rank count: every rank raises them alike, so rank 0 alone reports.
+TEST(Decomposition, RefusalsNameTheKeyToChangeAndHoldOnEveryRank) {
+  GlobalGrid cube{3, {16, 16, 16}, {1, 1, 1}, {0, 0, 0}, {false, false, false}};
+  const auto refusal = [](const GlobalGrid& grid, int ranks, eddy::Int3 requested) {
+    try {
+      eddy::grid::choose_process_dims(grid, ranks, requested);
+    } catch (const eddy::Error& e) {
+      EXPECT_TRUE(e.on_every_rank()) << e.what();
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(refusal(cube, 4, {3, 0, 0}).rfind("parallel.process_grid: got [3, 0, 0]", 0), 0u);
+  GlobalGrid tiny{2, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {false, false, true}};
+  const std::string message = refusal(tiny, 2, {0, 0, 0});
+  EXPECT_EQ(message.rfind("domain.cells: 2 ranks cannot share a grid of 1 x 1 cells", 0), 0u) << message;
 }
 
 TEST(Decomposition, PeriodicNeighboursWrap) {
