@@ -96,6 +96,45 @@ TEST(RunDirectory, RestartKeepsTelemetryOfOtherColumnsAside) {
   EXPECT_EQ(moved_aside(), std::vector<std::string>{older});
 }
 
+// A run killed while writing leaves its temporaries; the next run in the folder (a restart) removes them, and nothing
+// else. A folder that is a file, or lies under one, is refused naming output.directory.
+TEST(RunDirectory, RestartRemovesStaleTemporariesAndBadFoldersNameTheKey) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto scratch = io_test::scratch_folder(MPI_COMM_WORLD, "run_directory_debris");
+  config::OutputConfig output;
+  output.directory = (scratch / "run").string();
+  const auto dir = io::prepare_run_directory(output, context, false, "name: first\n");
+  if (context.rank() == 0) {
+    std::filesystem::create_directories(dir / "checkpoints");
+    for (const auto& name : {"checkpoints/checkpoint_000004.h5.tmp", "fields_000004.h5.tmp", "summary.json.tmp",
+                             "checkpoints/checkpoint_000002.h5", "fields_000002.h5", "notes.txt"}) {
+      std::ofstream(dir / name) << "x";
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  io::prepare_run_directory(output, context, true, "name: first\n");
+  for (const auto& name : {"checkpoints/checkpoint_000004.h5.tmp", "fields_000004.h5.tmp", "summary.json.tmp"}) {
+    EXPECT_FALSE(std::filesystem::exists(dir / name)) << name;
+  }
+  for (const auto& name : {"checkpoints/checkpoint_000002.h5", "fields_000002.h5", "notes.txt", "deck.yaml"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  if (context.rank() == 0) std::ofstream(scratch / "a_file") << "x";
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (const auto& bad : {scratch / "a_file", scratch / "a_file" / "run"}) {
+    output.directory = bad.string();
+    try {
+      io::prepare_run_directory(output, context, false, "name: first\n");
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const Error& error) {
+      EXPECT_TRUE(std::string(error.what()).starts_with("output.directory: ")) << error.what();
+      EXPECT_TRUE(error.on_every_rank()) << error.what();
+    }
+  }
+}
+
 TEST(Telemetry, WritesHeaderRowsAndSummary) {
   parallel::Context context(MPI_COMM_WORLD);
   const auto dir = io_test::scratch_folder(MPI_COMM_WORLD, "telemetry");
