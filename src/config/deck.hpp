@@ -29,6 +29,9 @@ struct PhysicsConfig {
   double beta_g = 0;                        ///< expansion coefficient times |g|; 0 = no buoyancy
   double reference_temperature = 0;         ///< T_ref
   std::array<double, 3> gravity{0, -1, 0};  ///< direction of g; parse sets [0, 0, -1] in 3D unless given
+  double rayleigh =
+      0;  ///< as given (0: not given); with prandtl it sets viscosity, beta_g and the temperature's diffusivity
+  double prandtl = 0;  ///< as given with rayleigh (0: not given)
 
   /// The keys of the deck section `physics` (reynolds, rayleigh and prandtl set the fields above).
   static constexpr std::array<std::string_view, 8> deck_keys{

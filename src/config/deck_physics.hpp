@@ -52,7 +52,7 @@ enum class BodyShape { circle, sphere, cylinder, box };
 
 /// An immersed solid body at rest. circle: 2D disc; sphere: 3D; cylinder: 3D, infinite along `axis`; box:
 /// axis-aligned with edge lengths `size`. Force coefficients are F / (0.5 rho U^2 A) with U the reference velocity
-/// and A the reference area: reference_length x depth in 2D (per unit depth), reference_area in 3D.
+/// and A the reference area: reference_length in 2D (forces per unit depth), reference_area in 3D.
 struct BodyConfig {
   std::string name = "body";
   BodyShape shape = BodyShape::circle;

@@ -173,6 +173,8 @@ void read_buoyancy(YamlReader& reader, const YAML::Node& node, Deck& deck) {
   if (!(ra > 0)) reader.fail("physics.rayleigh", "got " + describe(node["rayleigh"]) + "; allowed: > 0");
   if (!(pr > 0)) reader.fail("physics.prandtl", "got " + describe(node["prandtl"]) + "; allowed: > 0");
   const double h15 = std::pow(height_along_gravity(deck), 1.5);
+  physics.rayleigh = ra;
+  physics.prandtl = pr;
   physics.beta_g = 1;
   physics.viscosity = std::sqrt(pr / ra) * h15;
   bool found = false;

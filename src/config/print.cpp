@@ -87,10 +87,9 @@ std::string to_yaml(const Deck& deck) {
       << "  cells: " << list(deck.domain.cells, n) << "\n"
       << "  length: " << list(deck.domain.length, n) << "\n"
       << "  origin: " << list(deck.domain.origin, n) << "\n";
-  out << "physics:\n"
-      << "  viscosity: " << format_real(deck.physics.viscosity) << "\n"
-      << "  density: " << format_real(deck.physics.density) << "\n"
-      << buoyancy_yaml(deck);
+  out << "physics:\n";
+  if (deck.physics.rayleigh <= 0) out << "  viscosity: " << format_real(deck.physics.viscosity) << "\n";
+  out << "  density: " << format_real(deck.physics.density) << "\n" << buoyancy_yaml(deck);
   out << "boundary:\n";
   for (int f = 0; f < 2 * n; ++f) out << "  " << face_names[f] << ": " << face_yaml(deck.boundary.faces[f], n) << "\n";
   const auto& initial = deck.initial;

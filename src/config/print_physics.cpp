@@ -49,8 +49,12 @@ std::string scalar_initial_yaml(const ScalarInitial& initial) {
 
 std::string buoyancy_yaml(const Deck& deck) {
   const auto& physics = deck.physics;
-  return "  beta_g: " + format_real(physics.beta_g) + "\n" +
-         "  reference_temperature: " + format_real(physics.reference_temperature) + "\n" +
+  // Ra and Pr stand for the viscosity, beta_g and the temperature's diffusivity they set (nondimensional in the
+  // free-fall velocity), which are left out.
+  const std::string given = physics.rayleigh > 0 ? "  rayleigh: " + format_real(physics.rayleigh) + "\n" +
+                                                       "  prandtl: " + format_real(physics.prandtl) + "\n"
+                                                 : "  beta_g: " + format_real(physics.beta_g) + "\n";
+  return given + "  reference_temperature: " + format_real(physics.reference_temperature) + "\n" +
          "  gravity: " + numbers(physics.gravity, deck.domain.dimensions) + "\n";
 }
 
@@ -59,9 +63,11 @@ std::string scalars_and_bodies_yaml(const Deck& deck) {
   std::ostringstream out;
   if (!deck.scalars.empty()) out << "scalars:\n";
   for (const auto& scalar : deck.scalars) {
-    out << "  - name: " << text_value(scalar.name) << "\n"
-        << "    diffusivity: " << format_real(scalar.diffusivity) << "\n"
-        << "    initial: " << scalar_initial_yaml(scalar.initial) << "\n"
+    out << "  - name: " << text_value(scalar.name) << "\n";
+    if (deck.physics.rayleigh <= 0 || scalar.name != "temperature") {
+      out << "    diffusivity: " << format_real(scalar.diffusivity) << "\n";
+    }
+    out << "    initial: " << scalar_initial_yaml(scalar.initial) << "\n"
         << "    boundary:\n";
     for (int f = 0; f < 2 * dims; ++f)
       out << "      " << face_names[f] << ": " << scalar_face_yaml(scalar.boundary[f]) << "\n";

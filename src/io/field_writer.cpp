@@ -18,6 +18,30 @@ namespace {
 
 int components_of(const std::string& array) { return array == "velocity" ? 3 : 1; }
 
+// What a dataset holds, in the deck's units (length L, time T, the scalars' own units), and where: every dataset is
+// cell-centred, the velocity averaged from the faces it lives on.
+Attributes dataset_attributes(const std::string& array, bool three_d) {
+  std::string description, units;
+  if (array == "velocity") {
+    description = "velocity (u, v, w), averaged from the cell faces to the cell centre; w = 0 in 2D";
+    units = "L/T";
+  } else if (array == "pressure") {
+    description = "pressure p (density included: p, not p/rho), defined up to a constant";
+    units = "density * L^2/T^2";
+  } else if (array == "vorticity") {
+    description =
+        three_d ? "vorticity magnitude |curl u| (3D; unsigned)" : "vorticity omega_z = dv/dx - du/dy (2D; signed)";
+    units = "1/T";
+  } else if (array == "q_criterion") {
+    description = "Q-criterion 0.5 (|Omega|^2 - |S|^2) of the velocity gradient; Q > 0 marks vortex cores";
+    units = "1/T^2";
+  } else {
+    description = "transported scalar '" + array + "'";
+    units = "the scalar's own (as its deck values)";
+  }
+  return {{"description", description}, {"units", units}, {"location", std::string("cell centres")}};
+}
+
 }  // namespace
 
 std::string FieldWriter::file_name(long long step) {
@@ -96,8 +120,9 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, const s
   const auto& offset = layout.offset;
   const auto& count = layout.count;
   std::vector<BlockDataset> datasets;
+  const bool three_d = decomp_.global.dim == 3;
   for (const auto& array : arrays_) {
-    BlockDataset d{array.name, dims, offset, count, nullptr, {}};
+    BlockDataset d{array.name, dims, offset, count, nullptr, dataset_attributes(array.name, three_d)};
     if (array.name == "velocity") {
       d.global_dims.push_back(3);
       d.offset.push_back(0);

@@ -25,8 +25,9 @@ struct StaggeredGrid {
   std::array<std::array<bool, 2>, 3> physical{{{false, false}, {false, false}, {false, false}}};
   grid::PairReductionScratch reduction_scratch;  ///< for the reductions over pair columns (GPUs)
 
-  /// Cell volume.
-  Real cell_volume() const { return spacing[0] * spacing[1] * spacing[2]; }
+  /// Cell volume; in 2D the cell's area, so that integrals (kinetic energy, forces) are per unit depth and do not
+  /// depend on the width of the one z cell.
+  Real cell_volume() const { return spacing[0] * spacing[1] * (three_d ? spacing[2] : 1); }
   /// Velocity components carried by the kernels: 3 in 3D, 2 in 2D (w stays zero).
   int components() const { return three_d ? 3 : 2; }
 

@@ -11,7 +11,7 @@ BodyReference body_reference(const config::BodyConfig& body, const config::Deck&
   const bool box = body.shape == config::BodyShape::box;
   ref.length = body.reference_length > 0 ? body.reference_length : (box ? body.size[1] : 2 * body.radius);
   if (deck.domain.dimensions == 2) {
-    ref.area = ref.length * deck.domain.length[2];
+    ref.area = ref.length;  // per unit depth, as the 2D forces are
   } else if (body.reference_area > 0) {
     ref.area = body.reference_area;
   } else if (box) {

@@ -4,6 +4,7 @@
 #include "grid/global_grid.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -25,17 +26,30 @@ StepLimits step_limits(const config::TimeConfig& time, double viscosity, const R
   return limits;
 }
 
-double choose_time_step(const config::TimeConfig& time, const StepLimits& limits, double now, double previous_dt) {
+double choose_time_step(const config::TimeConfig& time, const StepLimits& limits, double now, double previous_dt,
+                        double next_output) {
   double dt = time.dt;
   if (time.adaptive) {
     // The first step starts from time.dt (the initial step); later ones may grow by 20% per step at most.
     const double growth_cap = previous_dt > 0 ? max_dt_growth * previous_dt : time.dt;
     dt = std::min({growth_cap, limits.advective, limits.viscous});
   }
-  const double remaining = time.end_time - now;
-  // Take the remainder when the step would overshoot, or leave a sliver too small to matter.
-  if (dt >= remaining * (1 - 1e-10)) dt = remaining;
+  const bool to_output = time.adaptive && next_output < time.end_time;
+  const double remaining = (to_output ? next_output : time.end_time) - now;
+  // Take the remainder when the step would overshoot, or leave a sliver too small to matter. Towards an output time,
+  // two even steps rather than one and a sliver: the next steps grow from the last one by 20% at most.
+  if (dt >= remaining * (1 - 1e-10)) {
+    dt = remaining;
+  } else if (to_output && 2 * dt > remaining) {
+    dt = remaining / 2;
+  }
   return dt;
+}
+
+double next_output_time(const config::OutputConfig& output, double now) {
+  if (output.interval_time <= 0) return std::numeric_limits<double>::infinity();
+  constexpr double reached = 1e-9;  // as io::OutputSchedule counts a multiple reached
+  return (std::floor(now / output.interval_time + reached) + 1) * output.interval_time;
 }
 
 void require_end_reachable(const config::Deck& deck) {

@@ -3,6 +3,8 @@
 #include "config/deck.hpp"
 #include "core/types.hpp"
 
+#include <limits>
+
 namespace eddy::time {
 
 /// Step limits of the explicit scheme on a grid with `spacing` in `dimensions` dimensions.
@@ -16,8 +18,13 @@ StepLimits step_limits(const config::TimeConfig& time, double viscosity, const R
                        double velocity_rate);
 
 /// The step to take from `now`: the limits (adaptive; time.dt first, then at most 20% growth per step) or time.dt
-/// (fixed), never past end_time.
-double choose_time_step(const config::TimeConfig& time, const StepLimits& limits, double now, double previous_dt = 0);
+/// (fixed), never past end_time, and with adaptive steps never past `next_output` (a field output time).
+double choose_time_step(const config::TimeConfig& time, const StepLimits& limits, double now, double previous_dt = 0,
+                        double next_output = std::numeric_limits<double>::infinity());
+
+/// The first multiple of output.interval_time after `now` (infinite when it is 0): where adaptive steps land so that
+/// field output is written at its times.
+double next_output_time(const config::OutputConfig& output, double now);
 
 /// Throws eddy::Error, naming the deck key to blame, where reaching time.end_time takes more steps than the default
 /// time.max_steps at the fixed time.dt or at the viscous limit alone (which no flow relaxes): a run that never ends.

@@ -43,6 +43,21 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
   EXPECT_CONTAINS(printed, "x_low: {type: inflow, velocity: [0.7, 0.1, 0], profile: parabolic}");
 }
 
+// A deck given in Rayleigh and Prandtl numbers prints them, not the viscosity and diffusivity they set.
+TEST(ConfigPrint, RayleighAndPrandtlAreKeptAsGiven) {
+  const std::string yaml =
+      "domain: {cells: [16, 8], length: [2, 1]}\n"
+      "physics: {rayleigh: 1.0e4, prandtl: 0.71, reference_temperature: 0.5}\n"
+      "scalars:\n  - name: temperature\n    initial: {type: linear, axis: y, low: 1, high: 0}\n";
+  const Deck deck = load_text(yaml, "t");
+  const std::string printed = to_yaml(deck);
+  EXPECT_EQ(load_text(printed, "t"), deck) << printed;
+  EXPECT_CONTAINS(printed, "rayleigh: 10000");
+  EXPECT_CONTAINS(printed, "prandtl: 0.71");
+  EXPECT_EQ(printed.find("viscosity:"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("diffusivity:"), std::string::npos) << printed;
+}
+
 TEST(ConfigPrint, TwoDimensionalDecksPrintTwoComponentsAndNoZFaces) {
   const std::string printed = to_yaml(load_text("name: c\n", "t"));
   EXPECT_CONTAINS(printed, "cells: [64, 64]\n");

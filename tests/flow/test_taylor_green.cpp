@@ -1,10 +1,12 @@
 // 2D Taylor-Green vortex on [0, 2 pi)^2 against the exact decaying solution u = sin x cos y exp(-2 nu t):
 // second-order space convergence, third-order (both RK3) and first-order (Euler) time convergence, energy decay.
+#include "config/load.hpp"
 #include "flow_test_support.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 namespace {
 
@@ -109,6 +111,21 @@ TEST(TaylorGreen, KineticEnergyDecaysAsExpMinusFourNuT) {
     EXPECT_LT(record.max_divergence, 1e-9);
   }
   EXPECT_NEAR(sim.time(), 2.0, 1e-12);
+}
+
+// The deck of inputs/ read from YAML (its one z cell as wide as a cell in x): the 2D kinetic energy is per unit depth,
+// the same on every grid, pi^2 for the unit vortex.
+TEST(TaylorGreen, KineticEnergyIn2DIsPerUnitDepthOnEveryGrid) {
+  for (int n : {32, 64}) {
+    const std::string cells = "domain.cells=[" + std::to_string(n) + ", " + std::to_string(n) + "]";
+    const auto deck = eddy::config::load_text(
+        "domain: {dimensions: 2, length: [6.283185307179586, 6.283185307179586]}\n"
+        "boundary: {default: {type: periodic}}\ninitial: {type: taylor_green, amplitude: 1}\n",
+        "taylor_green2d", {cells});
+    eddy::parallel::Context context;
+    const eddy::time::Simulation sim(deck, context, {"", true});
+    EXPECT_NEAR(sim.kinetic_energy() / (M_PI * M_PI), 1.0, 1e-12) << n << " cells";
+  }
 }
 
 }  // namespace
