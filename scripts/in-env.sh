@@ -2,11 +2,11 @@
 # Runs a command inside eddy's Debian 13 environment (scripts/setup-env.sh), with this repository mounted at the
 # same path, so build folders and paths are the same inside and outside.
 #   scripts/in-env.sh cmake --preset openmp
-# With EDDY_NATIVE=1 (or when Kokkos is already found by CMake on this machine) the command runs directly.
+# With your own Kokkos (Kokkos_ROOT set) or EDDY_NATIVE=1 the command runs directly on this machine.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-if [[ "${EDDY_NATIVE:-0}" == 1 ]]; then
+if [[ "${EDDY_NATIVE:-0}" == 1 || -n "${Kokkos_ROOT:-}" ]]; then
   exec "$@"
 fi
 

@@ -29,10 +29,13 @@ the pressure solver's V-cycles per step of the Taylor-Green deck.
 """
 import argparse
 import csv
+import datetime
 import json
 import os
+import platform
 import re
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -107,20 +110,39 @@ def launcher(args, ranks):
 
 
 def write_slurm(args, ranks, command, out):
+    """A batch script for one run: one GPU per rank (--gpus-per-task 1, the default) or --threads cores per rank on
+    CPUs (--gpus-per-task 0), signalled two minutes before its time limit so that it stops with a checkpoint."""
     script = Path(args.out) / f"run_np{ranks}.sbatch"
     lines = [
         "#!/bin/bash",
         f"#SBATCH --job-name=eddy-{args.mode}-{ranks}",
         f"#SBATCH --ntasks={ranks}",
-        "#SBATCH --gpus-per-task=1",
+        f"#SBATCH --cpus-per-task={args.threads}",
         f"#SBATCH --time={args.time_limit}",
         f"#SBATCH --output={out}.slurm.log",
+        "#SBATCH --signal=TERM@120",
     ]
+    if args.gpus_per_task > 0:
+        lines.append(f"#SBATCH --gpus-per-task={args.gpus_per_task}")
     if args.account:
         lines.append(f"#SBATCH --account={args.account}")
-    lines += ["export NCCL_NVLS_ENABLE=0", "srun " + shlex.join(command), ""]
+    lines += [f"export OMP_NUM_THREADS={args.threads} OMP_PROC_BIND=spread OMP_PLACES=threads"]
+    if args.gpus_per_task > 0:
+        lines.append("export NCCL_NVLS_ENABLE=0")
+    lines += ["srun " + shlex.join(command), ""]
     script.write_text("\n".join(lines))
     return script
+
+
+def sweep_facts():
+    """Where and when the sweep ran: host, date, commit, for every row of the CSV."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                cwd=Path(__file__).resolve().parent).stdout.strip()
+    except OSError:
+        commit = ""
+    return {"host": platform.node(), "date": datetime.datetime.now().isoformat(timespec="seconds"),
+            "commit": commit or "unknown"}
 
 
 def stepping_seconds(summary):
@@ -213,7 +235,13 @@ def collect(out_dir):
             "stepping_communication_share": share_of_stepping(s, s.get("communication_share", 0.0)),
             "stepping_poisson_communication_share": share_of_stepping(s, s.get("poisson_communication_share", 0.0)),
             "poisson_iterations_per_step": s.get("poisson_iterations_per_step", 0.0),
+            "threads_per_rank": s.get("machine", {}).get("threads_per_rank", 0),
+            "ranks_on_node": s.get("machine", {}).get("ranks_on_node", 0),
+            "cores_on_node": s.get("machine", {}).get("cores_on_node", 0),
+            "load_before": s.get("machine", {}).get("load_before", 0.0),
+            "verdict": s.get("scaling_verdict", ""),
         }
+        row.update(s.get("sweep", {}))
         for phase in PHASES:
             row[f"share_{phase}"] = s.get("phase_share", {}).get(phase, 0.0)
         table.append(row)
@@ -232,6 +260,9 @@ def collect(out_dir):
               f"{r['poisson_iterations_per_step']:7.2f}")
     for note in warm_up_notes(table) + iteration_notes(table):
         print(note)
+    for r in table:
+        if r["ranks"] > 1 and r["verdict"]:
+            print(f"{on_ranks(r['ranks'])}: {r['verdict']}")
     print(f"wrote {csv_path}")
     return csv_path
 
@@ -256,6 +287,8 @@ def main():
     parser.add_argument("--slurm", action="store_true", help="write Slurm batch scripts instead of running")
     parser.add_argument("--account", help="Slurm account")
     parser.add_argument("--time-limit", default="00:30:00", help="Slurm time limit")
+    parser.add_argument("--gpus-per-task", type=int, default=1, help="Slurm: GPUs per rank (0 for a CPU build)")
+    parser.add_argument("--threads", type=int, default=1, help="Slurm: cores (OpenMP threads) per rank")
     args = parser.parse_args()
 
     if args.mode == "collect":
@@ -284,6 +317,10 @@ def main():
         sys.exit(f"scaling.py: {args.out} already holds a sweep; choose another --out")
     Path(args.out).mkdir(parents=True, exist_ok=True)
 
+    facts = sweep_facts()
+    if not args.slurm and not shutil.which(launcher(args, 1)[0]):
+        sys.exit(f"scaling.py: the launcher '{launcher(args, 1)[0]}' is not on this machine's PATH; on the Debian path "
+                 "run the sweep inside eddy's environment: scripts/in-env.sh python3 scripts/scaling.py ...")
     for ranks in args.ranks:
         cells, out, command = run_settings(args, ranks)
         full = launcher(args, ranks) + command
@@ -298,6 +335,7 @@ def main():
         summary = out / "summary.json"
         data = json.loads(summary.read_text())
         data["scaling_mode"] = args.mode
+        data["sweep"] = facts
         summary.write_text(json.dumps(data, indent=1))
     if not args.slurm:
         collect(args.out)

@@ -10,6 +10,7 @@
 #include "time/blow_up.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -40,6 +41,8 @@ int step_to_the_end(time::Simulation& sim, RunOutputs& outputs, RunControl& cont
                              sim.previous_dt());
   };
 
+  double load[1] = {0};
+  if (getloadavg(load, 1) != 1) load[0] = 0;  // the node's load before the steps: other work sharing its cores
   std::optional<KernelTimer> kernel_timer;
   if (sim.options().kernel_times) kernel_timer.emplace();
   Kokkos::Timer wall;
@@ -91,7 +94,8 @@ int step_to_the_end(time::Simulation& sim, RunOutputs& outputs, RunControl& cont
                            sim.step(),
                            sim.timers().exact(),
                            0,
-                           sim.plan().json()};
+                           sim.plan().json(),
+                           load[0]};
   for (const StepRecord& record : sim.history()) {
     if (record.step > first_step) measured.poisson_iterations += record.poisson_iterations;
   }

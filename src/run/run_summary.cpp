@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <thread>
 
 namespace eddy::run {
 namespace {
@@ -78,6 +79,18 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   } mine{static_cast<double>(decomp.local_cell_count()), context.rank()};
   MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE_INT, MPI_MAXLOC, context.comm());
   MPI_Bcast(facts.local_cells.data(), 3, MPI_INT, mine.rank, context.comm());
+  // The busiest node: its ranks, its cores, its load before the steps.
+  std::array<double, 3> node{static_cast<double>(parallel::node_rank_count(context.comm())),
+                             static_cast<double>(std::thread::hardware_concurrency()), local.load_before};
+  MPI_Allreduce(MPI_IN_PLACE, node.data(), 3, MPI_DOUBLE, MPI_MAX, context.comm());
+  facts.ranks_on_node = static_cast<int>(node[0]);
+  facts.cores_on_node = static_cast<int>(node[1]);
+  facts.load_before = node[2];
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  facts.on_gpus = true;
+#else
+  facts.threads_per_rank = ExecSpace().concurrency();
+#endif
   const std::string verdict = scaling_verdict(facts);
   const double communication = facts.communication_share();
   const double poisson_communication = facts.poisson_halo_share + facts.poisson_reduction_share;
@@ -123,6 +136,11 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
       .set("final_time", local.final_time)
       .set("final_step", local.final_step)
       .set("scaling_verdict", verdict)
+      .set("machine", io::JsonObject()
+                          .set("ranks_on_node", facts.ranks_on_node)
+                          .set("threads_per_rank", facts.threads_per_rank)
+                          .set("cores_on_node", facts.cores_on_node)
+                          .set("load_before", facts.load_before))
       .set("phase_timing", local.exact_phase_times ? "exact" : "host_only");
 
   std::string& text = summary.text;

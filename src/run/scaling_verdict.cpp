@@ -64,10 +64,32 @@ ScalingFacts ScalingFacts::without_output() const {
   return f;
 }
 
+// Where the node's cores are shared: more threads than cores, or cores other work kept busy when the run started.
+// Then no split of the grid explains the time, and the verdict says so first.
+std::string machine_verdict(const ScalingFacts& f) {
+  if (f.cores_on_node <= 0) return "";
+  const int threads = f.ranks_on_node * (f.on_gpus ? 1 : f.threads_per_rank);
+  const std::string cores = std::to_string(f.cores_on_node) + " cores";
+  if (!f.on_gpus && threads > f.cores_on_node) {
+    return "the node is oversubscribed: " + std::to_string(f.ranks_on_node) + " ranks x " +
+           std::to_string(f.threads_per_rank) + " threads run on " + cores +
+           ", so ranks wait for a core, not for each other; run at most one thread per core (fewer ranks, or "
+           "OMP_NUM_THREADS). ";
+  }
+  const double free_cores = f.cores_on_node - f.load_before;
+  if (!f.on_gpus && f.load_before >= 0.5 && threads > free_cores + 0.5) {
+    char load[32];
+    std::snprintf(load, sizeof(load), "%.1f", f.load_before);
+    return "the node was busy: its load was " + std::string(load) + " on " + cores + " when the run started, and " +
+           std::to_string(threads) + " threads shared what was left; time the run on an idle node. ";
+  }
+  return "";
+}
+
 std::string scaling_verdict(const ScalingFacts& facts) {
   if (facts.ranks <= 1) return "";
   const ScalingFacts f = facts.without_output();
-  std::string verdict = main_verdict(f);
+  std::string verdict = machine_verdict(f) + main_verdict(f);
   if (f.poisson_solve_share() >= poisson_share_dominant) {
     verdict += " The pressure solve is " + percent(f.poisson_solve_share()) + " of the step (" +
                percent(f.poisson_halo_share + f.poisson_reduction_share) +

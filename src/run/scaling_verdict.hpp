@@ -19,6 +19,11 @@ struct ScalingFacts {
   double poisson_reduction_share = 0;  ///< the pressure solver's reductions and coarse-level gather (waiting included)
   double imbalance = 0;                ///< slowest rank's local compute minus the average (the others wait that long)
   double output_share = 0;             ///< writing fields and checkpoints
+  int ranks_on_node = 1;               ///< ranks on the busiest node
+  int threads_per_rank = 1;            ///< host threads of each rank (OpenMP); 1 on GPU builds
+  int cores_on_node = 0;               ///< logical CPUs of that node (0: unknown)
+  double load_before = 0;              ///< the node's 1-minute load average when the run started
+  bool on_gpus = false;                ///< ranks drive GPUs, so the host cores only launch work
 
   /// Every halo exchange: the velocity's and the pressure solver's.
   double all_halo_share() const { return halo_share + poisson_halo_share; }
@@ -41,7 +46,8 @@ inline constexpr double imbalance_too_high = 0.1;
 /// Share of the whole pressure solve above which the verdict points at it.
 inline constexpr double poisson_share_dominant = 0.5;
 
-/// One or two sentences on the scaling of the run, naming its main cost; "" for one rank.
+/// One or two sentences on the scaling of the run, naming its main cost (first of all host cores shared between more
+/// threads than they hold, or already busy); "" for one rank.
 std::string scaling_verdict(const ScalingFacts& facts);
 
 }  // namespace eddy::run
