@@ -238,7 +238,7 @@ def collect(out_dir):
             "threads_per_rank": s.get("machine", {}).get("threads_per_rank", 0),
             "ranks_on_node": s.get("machine", {}).get("ranks_on_node", 0),
             "cores_on_node": s.get("machine", {}).get("cores_on_node", 0),
-            "load_before": s.get("machine", {}).get("load_before", 0.0),
+            "core_share": s.get("machine", {}).get("core_share", 1.0),
             "verdict": s.get("scaling_verdict", ""),
         }
         row.update(s.get("sweep", {}))

@@ -9,8 +9,9 @@
 #include "run/run_summary.hpp"
 #include "time/blow_up.hpp"
 
+#include <sys/resource.h>
+
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,20 @@ template <class Write>
 void timed_output(time::Simulation& sim, const Write& write) {
   auto scope = sim.timers().time(Phase::output);
   write();
+}
+
+// CPU time of this process so far (user and system, every thread).
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The CPU time of the steps per host thread and wall second: below 1 where the threads waited for a core.
+double core_share(double cpu, double wall) {
+  const double threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  return wall > 0 ? cpu / (wall * threads) : 1;
 }
 
 // Detaches an observer when the run ends, however it ends.
@@ -41,11 +56,10 @@ int step_to_the_end(time::Simulation& sim, RunOutputs& outputs, RunControl& cont
                              sim.previous_dt());
   };
 
-  double load[1] = {0};
-  if (getloadavg(load, 1) != 1) load[0] = 0;  // the node's load before the steps: other work sharing its cores
   std::optional<KernelTimer> kernel_timer;
   if (sim.options().kernel_times) kernel_timer.emplace();
   Kokkos::Timer wall;
+  const double cpu_at_start = cpu_seconds();
   const long long first_step = sim.step();
   const PhaseTimers::Seconds set_up = sim.timers().total();  // the initial projection, not part of the run's steps
   int status = exit_finished;
@@ -95,7 +109,7 @@ int step_to_the_end(time::Simulation& sim, RunOutputs& outputs, RunControl& cont
                            sim.timers().exact(),
                            0,
                            sim.plan().json(),
-                           load[0]};
+                           core_share(cpu_seconds() - cpu_at_start, wall.seconds())};
   for (const StepRecord& record : sim.history()) {
     if (record.step > first_step) measured.poisson_iterations += record.poisson_iterations;
   }

@@ -79,13 +79,13 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   } mine{static_cast<double>(decomp.local_cell_count()), context.rank()};
   MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE_INT, MPI_MAXLOC, context.comm());
   MPI_Bcast(facts.local_cells.data(), 3, MPI_INT, mine.rank, context.comm());
-  // The busiest node: its ranks, its cores, its load before the steps.
+  // The busiest node (its ranks, its cores) and the rank that got the least of a core.
   std::array<double, 3> node{static_cast<double>(parallel::node_rank_count(context.comm())),
-                             static_cast<double>(std::thread::hardware_concurrency()), local.load_before};
+                             static_cast<double>(std::thread::hardware_concurrency()), -local.core_share};
   MPI_Allreduce(MPI_IN_PLACE, node.data(), 3, MPI_DOUBLE, MPI_MAX, context.comm());
   facts.ranks_on_node = static_cast<int>(node[0]);
   facts.cores_on_node = static_cast<int>(node[1]);
-  facts.load_before = node[2];
+  facts.core_share = -node[2];  // the least of any rank
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   facts.on_gpus = true;
 #else
@@ -140,7 +140,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
                           .set("ranks_on_node", facts.ranks_on_node)
                           .set("threads_per_rank", facts.threads_per_rank)
                           .set("cores_on_node", facts.cores_on_node)
-                          .set("load_before", facts.load_before))
+                          .set("core_share", facts.core_share))
       .set("phase_timing", local.exact_phase_times ? "exact" : "host_only");
 
   std::string& text = summary.text;

@@ -43,7 +43,7 @@ struct RunMeasurements {
   bool exact_phase_times = true;     ///< the phase timers charged device work (output.exact_phase_times)
   long long poisson_iterations = 0;  ///< the pressure solver's iterations over those steps, every stage's solve
   io::JsonObject plan;               ///< the run's tuning plan (TuningPlan::json)
-  double load_before = 0;            ///< this node's 1-minute load average when the steps began
+  double core_share = 1;             ///< CPU time of this process over the steps per thread and wall second
 };
 
 /// The summary, the same on every rank.

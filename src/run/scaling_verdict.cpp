@@ -64,7 +64,8 @@ ScalingFacts ScalingFacts::without_output() const {
   return f;
 }
 
-// Where the node's cores are shared: more threads than cores, or cores other work kept busy when the run started.
+// Where the node's cores are shared: more threads than cores, or with other work (a rank got less CPU time than wall
+// time for its threads; MPI waits poll, so they count as CPU time).
 // Then no split of the grid explains the time, and the verdict says so first.
 std::string machine_verdict(const ScalingFacts& f) {
   if (f.cores_on_node <= 0) return "";
@@ -76,12 +77,10 @@ std::string machine_verdict(const ScalingFacts& f) {
            ", so ranks wait for a core, not for each other; run at most one thread per core (fewer ranks, or "
            "OMP_NUM_THREADS). ";
   }
-  const double free_cores = f.cores_on_node - f.load_before;
-  if (!f.on_gpus && f.load_before >= 0.5 && threads > free_cores + 0.5) {
-    char load[32];
-    std::snprintf(load, sizeof(load), "%.1f", f.load_before);
-    return "the node was busy: its load was " + std::string(load) + " on " + cores + " when the run started, and " +
-           std::to_string(threads) + " threads shared what was left; time the run on an idle node. ";
+  if (!f.on_gpus && f.core_share < core_share_too_low) {
+    return "the node's cores were shared: a rank ran on a core only " + percent(f.core_share) +
+           " of the time, the rest waiting for other work on the node; time the run on an idle node, or with fewer "
+           "ranks. ";
   }
   return "";
 }

@@ -22,7 +22,7 @@ struct ScalingFacts {
   int ranks_on_node = 1;               ///< ranks on the busiest node
   int threads_per_rank = 1;            ///< host threads of each rank (OpenMP); 1 on GPU builds
   int cores_on_node = 0;               ///< logical CPUs of that node (0: unknown)
-  double load_before = 0;              ///< the node's 1-minute load average when the run started
+  double core_share = 1;               ///< the least CPU time of a rank over the steps, per thread and wall second
   bool on_gpus = false;                ///< ranks drive GPUs, so the host cores only launch work
 
   /// Every halo exchange: the velocity's and the pressure solver's.
@@ -46,8 +46,11 @@ inline constexpr double imbalance_too_high = 0.1;
 /// Share of the whole pressure solve above which the verdict points at it.
 inline constexpr double poisson_share_dominant = 0.5;
 
+/// Share of a core below which a rank counts as waiting for one (other work on the node, or more threads than cores).
+inline constexpr double core_share_too_low = 0.75;
+
 /// One or two sentences on the scaling of the run, naming its main cost (first of all host cores shared between more
-/// threads than they hold, or already busy); "" for one rank.
+/// threads than they hold, or with other work); "" for one rank.
 std::string scaling_verdict(const ScalingFacts& facts);
 
 }  // namespace eddy::run

@@ -104,7 +104,7 @@ TEST(ScalingVerdict, PressureSolveShareIncludesItsCommunication) {
 
 namespace {
 
-// The node's cores come first: more threads than cores, or cores busy before the run, explain a slow run that no
+// The node's cores come first: more threads than cores, or cores shared with other work, explain a slow run that no
 // split of the grid does. GPU runs use the host cores only to launch work.
 TEST(ScalingVerdict, OversubscribedOrBusyCoresAreNamedFirst) {
   ScalingFacts f = facts(0.31, 0.02, 0.3, 0);
@@ -117,15 +117,15 @@ TEST(ScalingVerdict, OversubscribedOrBusyCoresAreNamedFirst) {
   EXPECT_NE(v.find("halo exchange is 31%"), std::string::npos) << v;
 
   f.threads_per_rank = 1;
-  f.load_before = 1.9;
+  f.core_share = 0.52;
   v = scaling_verdict(f);
-  EXPECT_EQ(v.rfind("the node was busy: its load was 1.9 on 2 cores", 0), 0u) << v;
+  EXPECT_EQ(v.rfind("the node's cores were shared: a rank ran on a core only 52% of the time", 0), 0u) << v;
 
-  f.load_before = 0.1;
+  f.core_share = 0.97;
   EXPECT_EQ(scaling_verdict(f).find("the node"), std::string::npos);
 
   f.threads_per_rank = 8;
-  f.load_before = 1.9;
+  f.core_share = 0.3;
   f.on_gpus = true;
   EXPECT_EQ(scaling_verdict(f).find("the node"), std::string::npos) << scaling_verdict(f);
 }
