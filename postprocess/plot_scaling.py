@@ -46,20 +46,44 @@ def read_sweep(source):
     if missing:
         raise ScalingError(f"'{path}' lacks the column(s) {', '.join(missing)}: is it a scaling.py CSV?")
     try:
-        table = [{k: float(v) for k, v in row.items() if k in REQUIRED + OPTIONAL} for row in rows]
+        table = [{k: float(v) for k, v in row.items() if k in REQUIRED + OPTIONAL + ["cells"]} for row in rows]
     except ValueError as error:
         raise ScalingError(f"'{path}': {error}") from error
-    return sorted(table, key=lambda r: r["ranks"]), path
+    facts = {k: rows[0].get(k, "") for k in ("mode", "case", "host", "date", "commit", "threads_per_rank")}
+    return sorted(table, key=lambda r: r["ranks"]), path, facts
 
 
-def plot_scaling(rows, output, title):
-    """Writes the figure of the sweep `rows` to `output`."""
+def default_title(facts, rows):
+    """'Strong scaling of cavity2d_re1000, 262,144 cells in all' and where and when the sweep ran."""
+    mode = facts.get("mode") or "scaling"
+    what = f"{mode.capitalize()} scaling" if mode in ("weak", "strong") else "Scaling"
+    if facts.get("case"):
+        what += f" of {facts['case']}"
+    if "cells" in rows[0]:
+        cells = int(rows[0]["cells"])
+        what += f", {cells:,} cells on 1 rank" if mode == "weak" else f", {cells:,} cells in all"
+    where = ", ".join(f"{k} {facts[k]}" for k in ("host", "date", "commit") if facts.get(k))
+    threads = facts.get("threads_per_rank")
+    if threads and threads not in ("0", "0.0"):
+        where += f", {int(float(threads))} thread(s) per rank"
+    return what + ("\n" + where if where else "")
+
+
+def plot_scaling(rows, output, title, mode=""):
+    """Writes the figure of the sweep `rows` to `output`: weak sweeps show the time per step (ideal: flat), strong
+    sweeps the speed-up (ideal: the rank ratio)."""
     ranks = [r["ranks"] for r in rows]
     base = ranks[0]
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-    axes[0].plot(ranks, [r["speedup"] for r in rows], "o-", label="eddy")
-    axes[0].plot(ranks, [n / base for n in ranks], "k--", label="ideal")
-    axes[0].set_ylabel(f"speed-up over {int(base)} rank(s)")
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5))
+    if mode == "weak":
+        axes[0].plot(ranks, [1e3 * r["seconds_per_step"] for r in rows], "o-", label="eddy")
+        axes[0].axhline(1e3 * rows[0]["seconds_per_step"], color="k", linestyle="--", label="ideal (constant)")
+        axes[0].set_ylabel("time per step (ms)")
+        axes[0].set_ylim(0, None)
+    else:
+        axes[0].plot(ranks, [r["speedup"] for r in rows], "o-", label="eddy")
+        axes[0].plot(ranks, [n / base for n in ranks], "k--", label="ideal")
+        axes[0].set_ylabel(f"speed-up over {int(base)} rank(s)")
     axes[1].plot(ranks, [r["efficiency"] for r in rows], "o-", label="eddy")
     efficiencies = [r["efficiency"] for r in rows]
     if "steady_efficiency" in rows[0]:
@@ -88,7 +112,9 @@ def plot_scaling(rows, output, title):
     axes[2].set_xticks(list(positions), [str(int(n)) for n in ranks])
     axes[2].set_xlabel("ranks")
     axes[2].set_ylabel("share of the steps, output left out (%)")
-    axes[2].legend(fontsize="small", loc="lower right")
+    axes[2].set_ylim(0, 100)
+    axes[2].set_xlim(-0.6, len(rows) - 0.4)
+    axes[2].legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(output, dpi=120)
@@ -99,15 +125,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("source", help="sweep folder of scripts/scaling.py, or its scaling.csv")
     parser.add_argument("-o", "--output", help="PNG to write (default scaling.png next to the CSV)")
-    parser.add_argument("--title", default="eddy scaling", help="figure title")
+    parser.add_argument("--title", help="figure title (default: the sweep's mode, case, cells, host, date, commit)")
     args = parser.parse_args()
     try:
-        rows, path = read_sweep(args.source)
+        rows, path, facts = read_sweep(args.source)
     except ScalingError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(1)
     output = args.output or os.path.join(os.path.dirname(os.path.abspath(path)), "scaling.png")
-    plot_scaling(rows, output, args.title)
+    plot_scaling(rows, output, args.title or default_title(facts, rows), facts.get("mode", ""))
     print(f"wrote {output}")
 
 

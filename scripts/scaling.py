@@ -221,6 +221,8 @@ def collect(out_dir):
         else:
             efficiency, steady_efficiency = speedup / ideal, steady_speedup / ideal
         row = {
+            "mode": mode,
+            "case": s.get("case", ""),
             "ranks": ranks,
             "cells": s["cells"],
             "seconds_per_step": s["seconds_per_step"],
