@@ -104,6 +104,55 @@ def read_summary(run_dir_or_file):
         raise EddyReadError(f"'{path}' is not valid JSON: {error}") from error
 
 
+def read_deck_facts(run_dir):
+    """What a figure's title needs from the run's resolved deck.yaml: name, dimensions, cells, lengths, viscosity,
+    initial type and the lid speed of a moving wall (None where the deck lacks it). No YAML library is needed: eddy
+    writes every key on a line of its own."""
+    facts = {"name": os.path.basename(os.path.abspath(run_dir)), "dimensions": None, "cells": None, "length": None,
+             "viscosity": None, "initial": None, "wall_speed": None, "rayleigh": None, "prandtl": None}
+    path = os.path.join(run_dir, "deck.yaml")
+    if not os.path.isfile(path):
+        return facts
+    section = ""
+    with open(path) as f:
+        for line in f:
+            if not line.startswith(" ") and line.rstrip().endswith(":"):
+                section = line.strip()[:-1]
+            key, _, value = line.strip().partition(": ")
+            value = value.strip()
+            if line.startswith("name: "):
+                facts["name"] = value.strip("'\"")
+            elif section == "domain" and key in ("dimensions",):
+                facts["dimensions"] = int(value)
+            elif section == "domain" and key in ("cells", "length"):
+                facts[key] = [float(v) for v in value.strip("[]").split(",")]
+            elif section == "physics" and key in ("viscosity", "rayleigh", "prandtl"):
+                facts[key] = float(value)
+            elif section == "initial" and key == "type":
+                facts["initial"] = value
+            elif section == "boundary" and "moving_wall" in value:
+                speed = re.search(r"velocity: \[([^\]]*)\]", value)
+                if speed:
+                    facts["wall_speed"] = max(abs(float(v)) for v in speed.group(1).split(","))
+    return facts
+
+
+def describe_run(facts):
+    """'cavity2d_re100: 64 x 64 cells, Re = 100' (Re from a moving wall's speed and the box where it has one), or the
+    viscosity, or Ra and Pr."""
+    text = facts["name"]
+    if facts["cells"]:
+        dims = facts["dimensions"] or len(facts["cells"])
+        text += ": " + " x ".join(str(int(c)) for c in facts["cells"][:dims]) + " cells"
+    if facts["rayleigh"]:
+        text += f", Ra = {facts['rayleigh']:.3g}, Pr = {facts['prandtl']:.3g}"
+    elif facts["viscosity"] and facts["wall_speed"] and facts["length"]:
+        text += f", Re = {facts['wall_speed'] * facts['length'][0] / facts['viscosity']:.4g}"
+    elif facts["viscosity"]:
+        text += f", nu = {facts['viscosity']:.3g}"
+    return text
+
+
 def run_main(main):
     """Runs a script's main, printing EddyReadError as one line and exiting with status 1."""
     import sys

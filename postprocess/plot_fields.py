@@ -10,7 +10,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from eddy_read import EddyReadError, field_files, read_fields, run_main  # noqa: E402
+from eddy_read import EddyReadError, describe_run, field_files, read_deck_facts, read_fields, run_main  # noqa: E402
+
+# Names and units of the cell arrays (the deck's units: length L, time T).
+LABELS = {"velocity": ("velocity magnitude |u|", "L/T"), "pressure": ("pressure p", "density L^2/T^2"),
+          "q_criterion": ("Q-criterion", "1/T^2")}
 
 
 def pick_file(source, step=None):
@@ -38,19 +42,30 @@ def plot_fields(source, output, step=None, layer=None, arrays=("velocity", "vort
         raise EddyReadError(f"layer {k} outside 0..{f['cells'][2] - 1}")
     extent = [f["origin"][0], f["origin"][0] + f["cells"][0] * f["spacing"][0],
               f["origin"][1], f["origin"][1] + f["cells"][1] * f["spacing"][1]]
-    fig, axes = plt.subplots(1, len(arrays), figsize=(5.5 * len(arrays), 4.5), squeeze=False)
+    three_d = f["cells"][2] > 1
+    fig, axes = plt.subplots(1, len(arrays), figsize=(5.8 * len(arrays), 5.2), squeeze=False)
     for ax, name in zip(axes[0], arrays):
         array = f["arrays"][name]
         data = np.linalg.norm(array[k], axis=-1) if array.ndim == 4 else array[k]
-        if name == "vorticity":
-            limit = float(np.max(np.abs(data))) or 1.0
+        label = LABELS.get(name, (name, ""))
+        if name == "vorticity" and not three_d:
+            # Signed: a diverging map centred on zero. The walls' vorticity sheets would wash out the interior, so
+            # the scale ends at the 99th percentile of |omega| and the colour bar shows the clipped ends.
+            limit = float(np.percentile(np.abs(data), 99)) or 1.0
             image = ax.imshow(data, origin="lower", extent=extent, cmap="RdBu_r", vmin=-limit, vmax=limit)
+            bar = fig.colorbar(image, ax=ax, shrink=0.85, extend="both")
+            label = ("vorticity omega_z", "1/T")
         else:
+            if name == "vorticity":
+                label = ("vorticity magnitude |curl u|", "1/T")
             image = ax.imshow(data, origin="lower", extent=extent, cmap="viridis")
-        ax.set_title(f"{'|u|' if name == 'velocity' else name}, t = {f['time']:.4g}")
-        ax.set_xlabel("x")
-        ax.set_ylabel("y")
-        fig.colorbar(image, ax=ax, shrink=0.85)
+            bar = fig.colorbar(image, ax=ax, shrink=0.85)
+        bar.set_label(f"{label[0]} ({label[1]})" if label[1] else label[0])
+        where = f", z layer {k} of {f['cells'][2]} (z = {f['z'][k]:.3g} L)" if three_d else ""
+        ax.set_title(f"{label[0]}, t = {f['time']:.4g} T{where}", fontsize="medium")
+        ax.set_xlabel("x (L)")
+        ax.set_ylabel("y (L)")
+    fig.suptitle(describe_run(read_deck_facts(os.path.dirname(os.path.abspath(f["path"])))))
     fig.tight_layout()
     fig.savefig(output, dpi=100)
     plt.close(fig)

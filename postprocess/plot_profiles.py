@@ -8,6 +8,7 @@ comments; points with status BOUNDARY are plotted but not compared)."""
 import argparse
 import csv
 import os
+import re
 import sys
 
 import matplotlib
@@ -16,7 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from eddy_read import EddyReadError, read_fields, run_main  # noqa: E402
+from eddy_read import EddyReadError, describe_run, read_deck_facts, read_fields, run_main  # noqa: E402
 from plot_fields import pick_file  # noqa: E402
 
 
@@ -37,6 +38,15 @@ def read_reference(path, reynolds):
         available = sorted({row["Re"] for row in rows})
         raise EddyReadError(f"'{path}' has no points for Re = {reynolds:g} (it has Re {', '.join(available)})")
     return points
+
+
+def reference_name(path):
+    """The authors and year of a reference file, from its first comment line ('# Ghia, U., ... (1982), ...'):
+    'Ghia et al. (1982)'; the file's name where it has none."""
+    with open(path) as f:
+        first = f.readline()
+    found = re.match(r"#\s*([A-Z][A-Za-z-]+),.*?\((\d{4})\)", first)
+    return f"{found.group(1)} et al. ({found.group(2)})" if found else os.path.basename(path)
 
 
 def centreline_profiles(f):
@@ -60,17 +70,19 @@ def plot_profiles(source, reference, reynolds, output, lid_speed=1.0):
     worst = 0.0
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
     for ax, name, coord, line in ((axes[0], "u", y, u_line), (axes[1], "v", x, v_line)):
-        ax.plot(coord, line / lid_speed, label=f"eddy, t = {f['time']:.4g}")
+        ax.plot(coord, line / lid_speed, label=f"eddy, t = {f['time']:.4g} T")
         if points[name]:
             ref = np.array([(c, v) for c, v, _ in points[name]])
-            ax.plot(ref[:, 0], ref[:, 1], "o", mfc="none", label=f"reference, Re = {reynolds:g}")
+            ax.plot(ref[:, 0], ref[:, 1], "o", mfc="none", label=f"{reference_name(reference)}, Re = {reynolds:g}")
             for c, v, status in points[name]:
                 if status != "BOUNDARY":
                     worst = max(worst, abs(np.interp(c, coord, line) / lid_speed - v))
         ax.set_xlabel("y / L" if name == "u" else "x / L")
         ax.set_ylabel(f"{name} / U")
         ax.set_title(f"{name} on the {'vertical' if name == 'u' else 'horizontal'} centreline")
+        ax.grid(True, alpha=0.3)
         ax.legend()
+    fig.suptitle(describe_run(read_deck_facts(os.path.dirname(os.path.abspath(f["path"])))))
     fig.tight_layout()
     fig.savefig(output, dpi=100)
     plt.close(fig)

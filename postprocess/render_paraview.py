@@ -2,7 +2,10 @@
 
     pvbatch postprocess/render_paraview.py RUN_DIR [--array vorticity] [--time T] [-o image.png]
 
-2D runs are shown from +z; 3D runs as a slice through the middle of the box, seen at an angle."""
+2D runs are shown from +z; 3D runs as a slice through the middle of the box, seen at an angle. A signed array (the 2D
+vorticity) gets a diverging colour map centred on zero, its ends at the 99th percentile of its magnitude so that the
+walls' sheets do not wash out the interior; other arrays a sequential map over their range. Axes carry the deck's
+length unit L."""
 import argparse
 import os
 import random
@@ -36,8 +39,10 @@ def main():
         print("error: no X display for ParaView's renderer and no Xvfb (apt install xvfb); set "
               "EDDY_RENDER_NO_X=1 if this ParaView renders off screen (EGL/OSMesa builds)", file=sys.stderr)
         sys.exit(NO_DISPLAY)
-    from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetScalarBar, ResetCamera, SaveScreenshot, Show,
-                                 Slice, XDMFReader)
+    from paraview import servermanager
+    from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetColorTransferFunction, GetScalarBar, ResetCamera,
+                                 SaveScreenshot, Show, Slice, Text, XDMFReader)
+    from vtk.util.numpy_support import vtk_to_numpy
 
     reader = XDMFReader(FileNames=[xmf])
     reader.UpdatePipelineInformation()
@@ -61,13 +66,47 @@ def main():
     display = Show(source, view)
     display.SetRepresentationType("Surface")  # a one-cell-thick 2D grid would otherwise show as its outline
     ColorBy(display, ("CELLS", args.array, "Magnitude") if args.array == "velocity" else ("CELLS", args.array))
-    display.RescaleTransferFunctionToDataRange(True, False)
+    values = vtk_to_numpy(servermanager.Fetch(source).GetCellData().GetArray(args.array))
+    values = values.reshape(len(values), -1)
+    magnitude = (values ** 2).sum(axis=1) ** 0.5
+    lookup = GetColorTransferFunction(args.array)
+    signed = values.shape[1] == 1 and values.min() < 0 < values.max() and not three_d
+    if signed:
+        limit = float(sorted(magnitude)[int(0.99 * (len(magnitude) - 1))]) or 1.0
+        lookup.ApplyPreset("Cool to Warm", True)
+        lookup.RescaleTransferFunction(-limit, limit)
+    else:
+        lookup.ApplyPreset("Viridis (matplotlib)", True)
+        lookup.RescaleTransferFunction(float(magnitude.min()), float(magnitude.max()))
     display.SetScalarBarVisibility(view, True)
-    GetScalarBar(display.LookupTable, view).Title = f"{args.array}, t = {shown_time:.4g}"
-    view.CameraPosition = [(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, bounds[5] + 10]
-    view.CameraFocalPoint = [(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, (bounds[4] + bounds[5]) / 2]
-    view.CameraViewUp = [0, 1, 0]
+    names = {"vorticity": ("vorticity omega_z" if not three_d else "vorticity magnitude", "1/T"),
+             "velocity": ("velocity |u|", "L/T"), "pressure": ("pressure", "density L^2/T^2"),
+             "q_criterion": ("Q-criterion", "1/T^2")}
+    name, unit = names.get(args.array, (args.array, ""))
+    bar = GetScalarBar(lookup, view)
+    bar.Title = f"{name} ({unit})" if unit else name
+    bar.ComponentTitle = ""
+    where = f", slice z = {(bounds[4] + bounds[5]) / 2:.3g} L" if three_d else ""
+    title = Text(Text=f"{os.path.basename(os.path.abspath(args.run_dir))}: {name}, t = {shown_time:.4g} T{where}")
+    title_display = Show(title, view)
+    title_display.WindowLocation = "Upper Center"
+    title_display.FontSize = 14
+    display.DataAxesGrid.GridAxesVisibility = 1
+    display.DataAxesGrid.XTitle = "x (L)"
+    display.DataAxesGrid.YTitle = "y (L)"
+    display.DataAxesGrid.ZTitle = "z (L)"
+    centre = [(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, (bounds[4] + bounds[5]) / 2]
+    view.CameraFocalPoint = centre
+    if three_d:
+        # From the low-y side and above, so that the slice and the box's depth both show.
+        size = max(bounds[1] - bounds[0], bounds[3] - bounds[2], bounds[5] - bounds[4])
+        view.CameraPosition = [centre[0] + 0.9 * size, centre[1] - 1.6 * size, centre[2] + 1.4 * size]
+        view.CameraViewUp = [0, 0, 1]
+    else:
+        view.CameraPosition = [centre[0], centre[1], bounds[5] + 10]
+        view.CameraViewUp = [0, 1, 0]
     ResetCamera(view)
+    view.OrientationAxesVisibility = 0
     output = args.output or os.path.join(args.run_dir, "render.png")
     SaveScreenshot(output, view, ImageResolution=args.size)
     if not os.path.isfile(output) or os.path.getsize(output) == 0:

@@ -37,7 +37,7 @@ if ! command -v debootstrap >/dev/null; then
 fi
 
 if [[ ! -x "$root/usr/bin/apt-get" ]]; then
-  log "debootstrap trixie into $root (about a minute)"
+  log "debootstrap trixie into $root (1-3 minutes, depending on the mirror)"
   rm -rf "$root.partial"
   mkdir -p "$(dirname "$root")"
   debootstrap --variant=minbase trixie "$root.partial" "$mirror" >"$(dirname "$root")/debootstrap.log" 2>&1 ||
@@ -66,11 +66,13 @@ in_root() {
   ' _ "$root" "$@"
 }
 
-log "installing packages into the root (about three minutes)"
+log "installing ${#packages[@]} packages into the root (3-10 minutes; apt's progress follows)"
 apt_opts=(-o Acquire::Check-Valid-Until=false -y -q --no-install-recommends)
+# One line per package downloaded and set up, so that a long install shows it is moving.
+progress() { { grep --line-buffered -E '^(Get:|Setting up)' || true; } | awk '{ n++; printf "\r[setup-env] %d packages fetched or set up", n; fflush() } END { print "" }' >&2; }
 in_root apt-get "${apt_opts[@]}" update >/dev/null
-in_root apt-get "${apt_opts[@]}" install "${packages[@]}" >/dev/null
-in_root apt-get "${apt_opts[@]}" -t sid install "${kokkos_packages[@]}" >/dev/null
+in_root apt-get "${apt_opts[@]}" install "${packages[@]}" | progress
+in_root apt-get "${apt_opts[@]}" -t sid install "${kokkos_packages[@]}" | progress
 
 # sid's Kokkos CMake export names two archives the packages do not ship; empty archives satisfy it.
 for lib in libkokkosalgorithms.a libkokkossimd.a; do

@@ -20,6 +20,7 @@ exec "$here/scripts/in-env.sh" bash -c '
   set -euo pipefail
   preset=$1 jobs=$2; shift 2
   cmake --preset "$preset" ${Kokkos_ROOT:+-DKokkos_ROOT="$Kokkos_ROOT"} >/dev/null
+  echo "building eddy and its tests (the first time: 15-25 minutes on two cores)" >&2
   cmake --build --preset "$preset" -j "$jobs"
   ctest --preset "$preset" -j "$jobs" "$@"
 ' _ "$preset" "$jobs" "$@"

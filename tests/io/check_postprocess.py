@@ -2,6 +2,7 @@
 PNG files, a Markdown report, exact centreline profiles against a reference made from the analytic field, and
 one-line errors (no traceback) for missing or wrong input."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -60,9 +61,13 @@ def main():
             png = os.path.join(tmp, f"temperature_{tag}.png")
             code, out = run("plot_fields.py", run_dir, "--array", "temperature", "--array", "dye", "-o", png)
             check(code == 0 and os.path.isfile(png) and is_png(png), f"plot_fields.py --array temperature {tag}: {out}")
-            if code == 0:
+            one = os.path.join(tmp, f"temperature_alone_{tag}.png")
+            code_one, out_one = run("plot_fields.py", run_dir, "--array", "temperature", "-o", one)
+            if code == 0 and code_one == 0:
                 width = int.from_bytes(open(png, "rb").read()[16:20], "big")
-                check(width == 1100, f"plot_fields.py two arrays: image width {width}, expected 2 panels (1100)")
+                single = int.from_bytes(open(one, "rb").read()[16:20], "big")
+                check(width == 2 * single, f"plot_fields.py two arrays: image width {width}, expected 2 panels of "
+                      f"{single}")
             code, out = run("plot_fields.py", run_dir, "--array", "salinity")
             check(code == 1 and "has no /salinity" in out and "temperature" in out and "Traceback" not in out,
                   f"plot_fields.py unknown array {tag}: {out}")
@@ -87,7 +92,8 @@ def main():
                 check(f"![{image}](report/{image}.png)" in text and is_png(os.path.join(sample2d, "report",
                                                                                         f"{image}.png")),
                       f"report.md lacks {image}")
-            check("| final_time | 0.2 |" in text and "20 steps to t = 0.2" in text, "report.md summary/history")
+            check("| final time | 0.2 |" in text and "20 steps to t = 0.2" in text, "report.md summary/history")
+            check(not re.search(r"\d\.\d{7,}", text), "report.md quotes numbers to more than four digits")
 
         missing = os.path.join(tmp, "no_such_run")
         for script in ("plot_history.py", "plot_fields.py", "report.py"):

@@ -350,6 +350,14 @@ def check_postprocess(work):
         check(np.all(np.isfinite(velocity)) and np.all(np.isfinite(f["pressure"][...])), "non-finite output")
         # The lid drags the top row along (+x), the bottom row barely moves.
         check(velocity[0, -1, :, 0].mean() > 5 * abs(velocity[0, 0, :, 0]).mean(), "no lid-driven flow")
+        # Every dataset says what it holds, its units and where it lives; the 2D vorticity is the signed omega_z.
+        for name in ("velocity", "pressure", "vorticity"):
+            attrs = {key: f[name].attrs[key] for key in f[name].attrs}
+            text = {key: value.decode() if isinstance(value, bytes) else str(value) for key, value in attrs.items()}
+            check({"description", "units", "location"} <= set(text), f"{name} attributes {sorted(text)}")
+        vorticity = f["vorticity"].attrs.get("description", b"")
+        vorticity = vorticity.decode() if isinstance(vorticity, bytes) else str(vorticity)
+        check("signed" in vorticity and "omega_z" in vorticity, f"2D vorticity described as '{vorticity}'")
     for script, args in [("eddy_read.py", [str(run)]), ("plot_history.py", [str(run)]),
                          ("plot_fields.py", [str(run)]), ("report.py", [str(run)])]:
         done = subprocess.run([sys.executable, str(POSTPROCESS / script)] + args, capture_output=True, text=True)
