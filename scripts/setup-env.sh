@@ -8,6 +8,7 @@ set -euo pipefail
 root=${EDDY_ENV_ROOT:-/var/cache/eddy/trixie-root}
 packages=(ca-certificates build-essential g++ cmake ninja-build make git pkgconf
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools libyaml-cpp-dev libgtest-dev googletest
+  libcli11-dev nlohmann-json3-dev
   python3 python3-numpy python3-h5py python3-matplotlib python3-yaml paraview python3-paraview xvfb xauth)
 kokkos_packages=(libkokkos-dev)
 stamp_text="eddy-env v1: ${packages[*]} ${kokkos_packages[*]}"

@@ -1,26 +1,25 @@
 #include "command_line.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <charconv>
 
 namespace eddy::app {
 namespace {
 
-bool is_help(const std::string& arg) { return arg == "--help" || arg == "-h" || arg == "help"; }
+constexpr const char* set_help =
+    "Override a deck key before validation; KEY is a dotted path and VALUE is YAML, e.g. --set domain.cells=[64,64] "
+    "--set physics.viscosity=0.001 --set boundary.x_low='{type: periodic}' (repeatable)";
 
-// Reads the value of `option` given as `--option value` or `--option=value`; advances `n` past it.
-bool take_option(const std::vector<std::string>& args, std::size_t& n, const std::string& option, std::string& value) {
-  const std::string& arg = args[n];
-  if (arg == option) {
-    if (n + 1 >= args.size()) throw UsageError(option + " needs a value");
-    value = args[++n];
-    return true;
-  }
-  if (arg.rfind(option + "=", 0) == 0) {
-    value = arg.substr(option.size() + 1);
-    return true;
-  }
-  return false;
-}
+constexpr const char* footer =
+    "Examples:\n"
+    "  eddy run inputs/cavity2d_re1000.yaml --set domain.cells=[256,256] --kernel-times\n"
+    "  mpirun -np 4 eddy run inputs/taylor_green3d_re1600.yaml --restart latest\n"
+    "  eddy check inputs/taylor_green3d_re1600.yaml --ranks 8\n"
+    "  eddy bench step --n 128        (eddy bench NAME --help lists a benchmark's options)\n"
+    "eddy run --help, eddy check --help: each subcommand's options.\n"
+    "Deck keys: inputs/README.md. Exit status: 0 finished, 2 bad input, 3 diverged, 75 stopped early with a\n"
+    "checkpoint, 1 an error during the run.";
 
 int parse_rank_count(const std::string& text) {
   int ranks = 0;
@@ -31,31 +30,64 @@ int parse_rank_count(const std::string& text) {
   return ranks;
 }
 
-// The options shared by `run` and `check`: a deck path, --set, and the subcommand's own options.
-void parse_deck_options(const std::vector<std::string>& args, CommandLine& line) {
-  const std::string subcommand = args[0];
-  for (std::size_t n = 1; n < args.size(); ++n) {
-    std::string value;
-    if (is_help(args[n])) {
-      line.command = Command::help;
-      return;
+// The parser of the whole command line, writing into `line` and `ranks` (checked after parsing).
+struct Parser {
+  CLI::App app{"eddy: incompressible Navier-Stokes on staggered grids, with Kokkos and MPI", "eddy"};
+  CLI::App* run = nullptr;
+  CLI::App* check = nullptr;
+  CLI::App* bench = nullptr;
+  bool version = false;
+  std::string ranks = "1";
+
+  explicit Parser(CommandLine& line) {
+    app.footer(footer);
+    app.add_flag("--version", version, "Versions of eddy, Kokkos (and its backends), MPI, NCCL and HDF5");
+    app.require_subcommand(0, 1);
+    run = app.add_subcommand("run",
+                             "Run the case in DECK.yaml (default: the built-in 2D lid-driven cavity at Re = "
+                             "100); launch with mpirun for several ranks");
+    check = app.add_subcommand("check",
+                               "Validate the deck and print it with every default filled in, the grid, the "
+                               "blocks of N ranks and the memory per rank");
+    bench = app.add_subcommand("bench",
+                               "Run a performance benchmark NAME (halo, reduce, poisson, stencil, flow, "
+                               "step), timed against a floor measured in the same run");
+    for (CLI::App* sub : {run, check}) {
+      sub->allow_extras();  // refused after parsing, with eddy's own message
+      sub->add_option("deck", line.deck, "the input deck (default: the built-in cavity)")->type_name("DECK.yaml");
+      sub->add_option("--set", line.overrides, set_help)->allow_extra_args(false);
+      sub->footer("Deck keys: inputs/README.md. Exit status 2: bad input, nothing written.");
     }
-    if (take_option(args, n, "--set", value)) {
-      line.overrides.push_back(value);
-    } else if (subcommand == "run" && take_option(args, n, "--restart", value)) {
-      if (value.empty()) throw UsageError("--restart needs 'latest' or a checkpoint path");
-      line.restart = value;
-    } else if (subcommand == "run" && args[n] == "--kernel-times") {
-      line.kernel_times = true;
-    } else if (subcommand == "check" && take_option(args, n, "--ranks", value)) {
-      line.ranks = parse_rank_count(value);
-    } else if (args[n].rfind("-", 0) == 0) {
-      throw UsageError("unknown option '" + args[n] + "' for 'eddy " + subcommand + "'");
-    } else if (line.deck.empty()) {
-      line.deck = args[n];
-    } else {
-      throw UsageError("'eddy " + subcommand + "' takes one deck, got '" + line.deck + "' and '" + args[n] + "'");
-    }
+    run->add_option("--restart", line.restart,
+                    "continue from 'latest' (the newest checkpoint of the run folder) or "
+                    "a checkpoint path");
+    run->add_flag("--kernel-times", line.kernel_times,
+                  "fence and time every kernel alone (slower); rank 0's kernels go into the summary");
+    check->add_option("--ranks", ranks, "the rank count to plan the blocks and memory for (default 1)");
+    // Everything after NAME is the benchmark's own (`eddy bench NAME --help`).
+    bench->prefix_command();
+    bench->footer(
+        "NAME: halo, reduce, poisson, stencil, flow, step; eddy bench NAME --help lists its options "
+        "(tests/perf/README.md)");
+  }
+};
+
+// A CLI11 error at the top level as eddy's usage message.
+UsageError usage_error(const CLI::ParseError& error, const std::vector<std::string>& args) {
+  const std::string& first = args.front();
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
+    return UsageError(first.rfind("-", 0) == 0 ? "unknown option '" + first + "'"
+                                               : "unknown subcommand '" + first + "'");
+  }
+  return UsageError(error.what());
+}
+
+// Refuses what `sub` (run or check) took as extras: an option of another subcommand, or a second deck.
+void refuse_extras(const CLI::App& sub, const CommandLine& line) {
+  for (const auto& extra : sub.remaining()) {
+    const std::string name = sub.get_name();
+    if (extra.rfind("-", 0) == 0) throw UsageError("unknown option '" + extra + "' for 'eddy " + name + "'");
+    throw UsageError("'eddy " + name + "' takes one deck, got '" + line.deck + "' and '" + extra + "'");
   }
 }
 
@@ -63,47 +95,50 @@ void parse_deck_options(const std::vector<std::string>& args, CommandLine& line)
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   CommandLine line;
-  if (args.empty() || is_help(args[0])) return line;
-  const std::string& subcommand = args[0];
-  if (subcommand == "--version" || subcommand == "version") {
+  if (args.empty() || args[0] == "help") {
+    line.help = usage_text();
+    return line;
+  }
+  Parser p(line);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes its arguments last first
+  try {
+    p.app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    for (const CLI::App* sub : {p.run, p.check, p.bench}) {
+      if (sub->parsed()) line.help = sub->help("eddy");
+    }
+    if (line.help.empty()) line.help = p.app.help();
+    return line;
+  } catch (const CLI::ParseError& error) {
+    throw usage_error(error, args);
+  }
+  if (p.version) {
     if (args.size() > 1) throw UsageError("--version takes no arguments");
     line.command = Command::version;
-  } else if (subcommand == "run" || subcommand == "check") {
-    line.command = subcommand == "run" ? Command::run : Command::check;
-    parse_deck_options(args, line);
-  } else if (subcommand == "bench") {
+  } else if (p.run->parsed()) {
+    refuse_extras(*p.run, line);
+    line.command = Command::run;
+    if (p.run->count("--restart") > 0 && line.restart.empty()) {
+      throw UsageError("--restart needs 'latest' or a checkpoint path");
+    }
+  } else if (p.check->parsed()) {
+    refuse_extras(*p.check, line);
+    line.command = Command::check;
+    line.ranks = parse_rank_count(p.ranks);
+  } else if (p.bench->parsed()) {
     line.command = Command::bench;
-    if (args.size() < 2) throw UsageError("'eddy bench' needs a benchmark NAME");
-    if (is_help(args[1])) line.command = Command::help;
-    line.bench_args.assign(args.begin() + 1, args.end());
-  } else if (subcommand.rfind("-", 0) == 0) {
-    throw UsageError("unknown option '" + subcommand + "'");
+    line.bench_args = p.bench->remaining();
+    if (line.bench_args.empty()) throw UsageError("'eddy bench' needs a benchmark NAME");
   } else {
-    throw UsageError("unknown subcommand '" + subcommand + "'");
+    line.help = usage_text();
   }
   return line;
 }
 
 std::string usage_text() {
-  return "usage: eddy <subcommand> [options]\n"
-         "\n"
-         "  eddy run [DECK.yaml] [--set KEY=VALUE ...] [--restart latest|PATH] [--kernel-times]\n"
-         "      Run the case in DECK.yaml (default: the built-in 2D lid-driven cavity at Re = 100).\n"
-         "      Launch with mpirun for several ranks. --kernel-times fences and times every kernel alone\n"
-         "      (slower) and adds rank 0's kernels to the summary and summary.json.\n"
-         "  eddy check [DECK.yaml] [--ranks N] [--set KEY=VALUE ...]\n"
-         "      Validate the deck and print it with every default filled in, the grid, the decomposition\n"
-         "      over N ranks (default 1) and the estimated memory per rank. Exit status 0 if valid, 2 if not.\n"
-         "  eddy bench NAME [options]\n"
-         "      Run a performance benchmark (halo, reduce, poisson, stencil, flow, step); each reports its time\n"
-         "      against a floor measured in the same run. 'eddy bench NAME --help' lists its options.\n"
-         "  eddy --help       This text.\n"
-         "  eddy --version    Versions of eddy, Kokkos (and its backends), MPI, NCCL and HDF5.\n"
-         "\n"
-         "  --set KEY=VALUE   Override a deck key before validation; KEY is a dotted path and VALUE is YAML,\n"
-         "                    e.g. --set domain.cells=[64,64] --set physics.viscosity=0.001\n"
-         "                         --set output.directory=runs/x --set boundary.x_low={type: periodic}\n"
-         "  Deck keys are documented in inputs/README.md. Exit status 2 means bad input.\n";
+  CommandLine unused;
+  const Parser p(unused);
+  return p.app.help();
 }
 
 }  // namespace eddy::app

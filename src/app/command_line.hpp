@@ -17,6 +17,7 @@ struct CommandLine {
   bool kernel_times = false;            ///< `--kernel-times`: time every kernel alone (run)
   int ranks = 1;                        ///< `--ranks N`: the rank count to plan for (check)
   std::vector<std::string> bench_args;  ///< benchmark NAME and its own options (bench)
+  std::string help;                     ///< what --help of the command (or of eddy) prints (help)
 };
 
 /// A malformed command line; main prints it with the usage text and exits with status 2.
@@ -25,10 +26,10 @@ class UsageError : public Error {
   using Error::Error;
 };
 
-/// Parses the arguments after the program name; throws UsageError on an unknown subcommand or option.
+/// Parses the arguments after the program name (CLI11); throws UsageError on an unknown subcommand or option.
 CommandLine parse_command_line(const std::vector<std::string>& args);
 
-/// The usage of every subcommand, for --help and after a usage error.
+/// The usage of eddy and its subcommands, for --help and after a usage error.
 std::string usage_text();
 
 }  // namespace eddy::app

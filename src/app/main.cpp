@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "eddy: error: %s\n\n%s", e.what(), app::usage_text().c_str());
     return run::exit_bad_input;
   }
-  if (line.command == app::Command::help) return std::fputs(app::usage_text().c_str(), stdout), 0;
+  if (line.command == app::Command::help) return std::fputs(line.help.c_str(), stdout), 0;
   if (line.command == app::Command::version) return std::fputs(app::version_report().c_str(), stdout), 0;
 
   MPI_Init(&argc, &argv);

@@ -1,10 +1,9 @@
 #pragma once
-// A small JSON object writer for run summaries: keys keep their insertion order, values are numbers, strings,
+// The JSON object of run summaries (nlohmann/json): keys keep their insertion order, values are numbers, strings,
 // booleans, number lists or nested objects. Non-finite numbers are written as null (JSON has no NaN).
-#include <memory>
+#include <nlohmann/json.hpp>
+
 #include <string>
-#include <utility>
-#include <variant>
 #include <vector>
 
 namespace eddy::io {
@@ -22,15 +21,10 @@ class JsonObject {
   JsonObject& set(const std::string& key, const JsonObject& value);
 
   /// The object as JSON text, indented by two spaces per level.
-  std::string dump(int indent = 0) const;
+  std::string dump() const;
 
  private:
-  using Value = std::variant<std::string, std::shared_ptr<const JsonObject>>;  // serialised scalar, or nested
-  JsonObject& put(const std::string& key, Value value);
-  std::vector<std::pair<std::string, Value>> entries_;
+  nlohmann::ordered_json json_ = nlohmann::ordered_json::object();
 };
-
-/// `text` as a quoted JSON string with escapes.
-std::string json_quote(const std::string& text);
 
 }  // namespace eddy::io

@@ -67,6 +67,17 @@ TEST(CommandLine, UsageErrors) {
   }
 }
 
+TEST(CommandLine, EachSubcommandHasItsOwnHelp) {
+  const auto run = parse_command_line({"run", "--help"});
+  EXPECT_EQ(run.command, Command::help);
+  for (const char* part : {"--restart", "--kernel-times", "--set"}) EXPECT_NE(run.help.find(part), std::string::npos);
+  EXPECT_EQ(run.help.find("--ranks"), std::string::npos) << run.help;
+  const auto check = parse_command_line({"check", "-h"});
+  EXPECT_NE(check.help.find("--ranks"), std::string::npos) << check.help;
+  EXPECT_EQ(check.help.find("--restart"), std::string::npos) << check.help;
+  EXPECT_NE(parse_command_line({"--help"}).help.find("Examples"), std::string::npos);
+}
+
 TEST(CommandLine, UsageNamesEverySubcommand) {
   const auto text = usage_text();
   for (const char* part : {"eddy run", "eddy check", "eddy bench", "--help", "--version", "--set", "--ranks",

@@ -169,7 +169,7 @@ TEST(Telemetry, WritesHeaderRowsAndSummary) {
   EXPECT_EQ(rows, 6);
   EXPECT_EQ(io::read_text(dir / "summary.json"),
             "{\n  \"case\": \"test \\\"quoted\\\"\",\n  \"steps\": 3,\n  \"nested\": {\n    \"nan\": null,\n"
-            "    \"list\": [1, 2.5]\n  }\n}\n");
+            "    \"list\": [\n      1.0,\n      2.5\n    ]\n  }\n}\n");
 }
 
 TEST(OutputSchedule, StepsAndTimeMultiples) {
