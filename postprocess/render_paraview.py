@@ -39,19 +39,41 @@ def main():
         print("error: no X display for ParaView's renderer and no Xvfb (apt install xvfb); set "
               "EDDY_RENDER_NO_X=1 if this ParaView renders off screen (EGL/OSMesa builds)", file=sys.stderr)
         sys.exit(NO_DISPLAY)
+    from paraview.simple import SaveScreenshot
+
+    try:
+        view = show_run(args.run_dir, args.array, args.time, args.size)
+    except ValueError as error:
+        sys.exit(f"error: {error}")
+    output = args.output or os.path.join(args.run_dir, "render.png")
+    SaveScreenshot(output, view, ImageResolution=args.size)
+    if not os.path.isfile(output) or os.path.getsize(output) == 0:
+        sys.exit(f"error: ParaView did not write '{output}'")
+    print(output)
+
+
+def show_run(run_dir, array="vorticity", time=None, size=None):
+    """Shows the fields of `run_dir` in ParaView's active render view (of `size` pixels where given) at `time`
+    (default: the last output), coloured by `array` as the module's docstring says; returns the view. Raises
+    ValueError for an array the run lacks. postprocess/paraview_open.py calls it from the ParaView GUI."""
     from paraview import servermanager
-    from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetColorTransferFunction, GetScalarBar, ResetCamera,
-                                 SaveScreenshot, Show, Slice, Text, XDMFReader)
+    from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetAnimationScene, GetColorTransferFunction,
+                                 GetScalarBar, ResetCamera, Show, Slice, Text, XDMFReader)
     from vtk.util.numpy_support import vtk_to_numpy
 
+    xmf = os.path.join(run_dir, "fields.xmf")
     reader = XDMFReader(FileNames=[xmf])
     reader.UpdatePipelineInformation()
-    if args.array not in reader.CellData.keys():
-        sys.exit(f"error: no cell array '{args.array}' in '{xmf}' (arrays: {', '.join(reader.CellData.keys())})")
+    if array not in reader.CellData.keys():
+        raise ValueError(f"no cell array '{array}' in '{xmf}' (arrays: {', '.join(reader.CellData.keys())})")
     times = list(reader.TimestepValues) or [0.0]
-    shown_time = times[-1] if args.time is None else min(times, key=lambda t: abs(t - args.time))
+    shown_time = times[-1] if time is None else min(times, key=lambda t: abs(t - time))
     view = GetActiveViewOrCreate("RenderView")
-    view.ViewSize = args.size
+    if size:
+        view.ViewSize = size
+    scene = GetAnimationScene()
+    scene.UpdateAnimationUsingDataTimeSteps()
+    scene.AnimationTime = shown_time
     view.ViewTime = shown_time
     reader.UpdatePipeline(shown_time)
     bounds = reader.GetDataInformation().GetBounds()
@@ -65,11 +87,11 @@ def main():
         source.SliceType.Normal = [0, 0, 1]
     display = Show(source, view)
     display.SetRepresentationType("Surface")  # a one-cell-thick 2D grid would otherwise show as its outline
-    ColorBy(display, ("CELLS", args.array, "Magnitude") if args.array == "velocity" else ("CELLS", args.array))
-    values = vtk_to_numpy(servermanager.Fetch(source).GetCellData().GetArray(args.array))
+    ColorBy(display, ("CELLS", array, "Magnitude") if array == "velocity" else ("CELLS", array))
+    values = vtk_to_numpy(servermanager.Fetch(source).GetCellData().GetArray(array))
     values = values.reshape(len(values), -1)
     magnitude = (values ** 2).sum(axis=1) ** 0.5
-    lookup = GetColorTransferFunction(args.array)
+    lookup = GetColorTransferFunction(array)
     signed = values.shape[1] == 1 and values.min() < 0 < values.max() and not three_d
     if signed:
         limit = float(sorted(magnitude)[int(0.99 * (len(magnitude) - 1))]) or 1.0
@@ -82,12 +104,12 @@ def main():
     names = {"vorticity": ("vorticity omega_z" if not three_d else "vorticity magnitude", "1/T"),
              "velocity": ("velocity |u|", "L/T"), "pressure": ("pressure", "density L^2/T^2"),
              "q_criterion": ("Q-criterion", "1/T^2")}
-    name, unit = names.get(args.array, (args.array, ""))
+    name, unit = names.get(array, (array, ""))
     bar = GetScalarBar(lookup, view)
     bar.Title = f"{name} ({unit})" if unit else name
     bar.ComponentTitle = ""
     where = f", slice z = {(bounds[4] + bounds[5]) / 2:.3g} L" if three_d else ""
-    title = Text(Text=f"{os.path.basename(os.path.abspath(args.run_dir))}: {name}, t = {shown_time:.4g} T{where}")
+    title = Text(Text=f"{os.path.basename(os.path.abspath(run_dir))}: {name}, t = {shown_time:.4g} T{where}")
     title_display = Show(title, view)
     title_display.WindowLocation = "Upper Center"
     title_display.FontSize = 14
@@ -107,11 +129,7 @@ def main():
         view.CameraViewUp = [0, 1, 0]
     ResetCamera(view)
     view.OrientationAxesVisibility = 0
-    output = args.output or os.path.join(args.run_dir, "render.png")
-    SaveScreenshot(output, view, ImageResolution=args.size)
-    if not os.path.isfile(output) or os.path.getsize(output) == 0:
-        sys.exit(f"error: ParaView did not write '{output}'")
-    print(output)
+    return view
 
 
 def _rerun_on_virtual_display():
