@@ -4,8 +4,8 @@ map centred on zero for the 2D vorticity, axes in the deck's length unit, 3D run
     EDDY_RUN=runs/cavity2d_re100 paraview --script=postprocess/paraview_open.py
     EDDY_RUN=runs/cavity2d_re100 EDDY_ARRAY=velocity paraview --script=postprocess/paraview_open.py
 
-Run it from the repository's top folder (on the Debian path: scripts/in-env.sh paraview --script=...). The time
-controls then step through every output."""
+Run it from the repository's top folder, with the ParaView of your desktop (the environment of scripts/in-env.sh has
+no display). The time controls then step through every output."""
 import os
 import sys
 
