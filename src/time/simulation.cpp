@@ -161,8 +161,15 @@ struct Simulation::Impl {
   // checkpoint holds as the projection left them, so the stored values are put back before the final ghost fill.
   void restart_from_checkpoint() {
     const io::Checkpointer checkpoints(deck, decomp, shape, context, deck.output.directory, "");
-    const io::CheckpointMeta meta =
-        checkpoints.load(options.restart, state, physics.scalar_fields(), pressure_guess.all_fields());
+    const io::CheckpointMeta meta = [&] {
+      try {
+        return checkpoints.load(options.restart, state, physics.scalar_fields(), pressure_guess.all_fields());
+      } catch (const Error& e) {
+        const std::string message = e.what();
+        if (message.starts_with("--restart")) throw;
+        throw Error("--restart " + options.restart + ": " + message, e.ranks());
+      }
+    }();
     pressure_guess.restore(meta.warm_start, state.p);
     // The solves read the ghosts of their guesses as they are (guesses combine pressures over every view point).
     projection.fill_pressure_ghosts(state.p);
