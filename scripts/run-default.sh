@@ -13,5 +13,5 @@ exec "$here/scripts/in-env.sh" bash -c '
   echo "building eddy (the first time: 5-10 minutes on two cores)" >&2
   cmake --build --preset openmp -j "$(nproc)" --target eddy
   mpirun -np 2 build/openmp/src/eddy run --set output.directory="$run_dir" "$@"
-  echo "Output in $run_dir (open $run_dir/fields.xmf in ParaView; python3 postprocess/report.py $run_dir)"
+  echo "Output in $run_dir (open $run_dir/fields.xmf in ParaView; scripts/in-env.sh python3 postprocess/report.py $run_dir)"
 ' _ "$run_dir" "$@"
