@@ -7,9 +7,11 @@
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 #include "grid/global_grid.hpp"
+#include "io/json.hpp"
 
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace eddy::app {
 namespace {
@@ -86,16 +88,56 @@ std::string report(const config::Deck& deck, int ranks) {
   return out.str();
 }
 
+// The same facts as report(), as one JSON object for scripts.
+std::string report_json(const config::Deck& deck, int ranks) {
+  const auto grid = grid::global_grid(deck);
+  const int dims = grid.dim;
+  const auto first = grid::plan_decomposition(grid, ranks, 0, deck.parallel.process_grid);
+  std::vector<long long> cells, process_grid, smallest, largest;
+  std::vector<double> spacing;
+  Int3 largest_block{1, 1, 1};
+  for (int a = 0; a < dims; ++a) {
+    cells.push_back(grid.cells[a]);
+    spacing.push_back(grid.spacing(a));
+    process_grid.push_back(first.dims[a]);
+    largest_block[a] = grid::block_size(grid.cells[a], first.dims[a], 0);
+    largest.push_back(largest_block[a]);
+    smallest.push_back(grid::block_size(grid.cells[a], first.dims[a], first.dims[a] - 1));
+  }
+  const auto arrays = config::output_arrays(deck);
+  const int ghost = fields::LocalShape{}.ghost;
+  io::JsonObject json;
+  json.set("valid", true)
+      .set("deck", deck.source)
+      .set("name", deck.name)
+      .set("dimensions", dims)
+      .set("cells", cells)
+      .set("total_cells", grid.total_cells())
+      .set("spacing", spacing)
+      .set("ranks", ranks)
+      .set("process_grid", process_grid)
+      .set("smallest_block", smallest)
+      .set("largest_block", largest)
+      .set("output_fields", arrays)
+      .set("memory_per_rank_bytes", static_cast<long long>(config::estimate_bytes_per_rank(deck, largest_block, ghost)))
+      .set("resolved_deck", config::to_yaml(deck));
+  return json.dump() + "\n";
+}
+
 }  // namespace
 
 int run_check(const CommandLine& line, int rank) {
   try {
     const auto deck = load_deck(line);
-    const auto text = report(deck, line.ranks);
+    const auto text = line.json ? report_json(deck, line.ranks) : report(deck, line.ranks);
     if (rank == 0) std::fputs(text.c_str(), stdout);
     return 0;
   } catch (const Error& e) {
-    if (rank == 0) std::fprintf(stderr, "eddy: error: %s\n", e.what());
+    if (rank == 0) {
+      std::fprintf(stderr, "eddy: error: %s\n", e.what());
+      if (line.json)
+        std::fputs((io::JsonObject().set("valid", false).set("error", e.what()).dump() + "\n").c_str(), stdout);
+    }
     return 2;
   }
 }

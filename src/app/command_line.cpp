@@ -64,6 +64,7 @@ struct Parser {
     run->add_flag("--kernel-times", line.kernel_times,
                   "fence and time every kernel alone (slower); rank 0's kernels go into the summary");
     check->add_option("--ranks", ranks, "the rank count to plan the blocks and memory for (default 1)");
+    check->add_flag("--json", line.json, "print the report as one JSON object, for scripts");
     // Everything after NAME is the benchmark's own (`eddy bench NAME --help`).
     bench->prefix_command();
     bench->footer(

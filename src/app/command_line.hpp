@@ -16,6 +16,7 @@ struct CommandLine {
   std::string restart;                  ///< `--restart latest|PATH` (run)
   bool kernel_times = false;            ///< `--kernel-times`: time every kernel alone (run)
   int ranks = 1;                        ///< `--ranks N`: the rank count to plan for (check)
+  bool json = false;                    ///< `--json`: the check's report as one JSON object (check)
   std::vector<std::string> bench_args;  ///< benchmark NAME and its own options (bench)
   std::string help;                     ///< what --help of the command (or of eddy) prints (help)
 };

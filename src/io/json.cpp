@@ -27,6 +27,16 @@ JsonObject& JsonObject::set(const std::string& key, const std::vector<double>& v
   return *this;
 }
 
+JsonObject& JsonObject::set(const std::string& key, const std::vector<long long>& values) {
+  json_[key] = values;
+  return *this;
+}
+
+JsonObject& JsonObject::set(const std::string& key, const std::vector<std::string>& values) {
+  json_[key] = values;
+  return *this;
+}
+
 JsonObject& JsonObject::set(const std::string& key, const JsonObject& value) {
   json_[key] = value.json_;
   return *this;

@@ -18,6 +18,8 @@ class JsonObject {
   JsonObject& set(const std::string& key, const std::string& value);
   JsonObject& set(const std::string& key, const char* value) { return set(key, std::string(value)); }
   JsonObject& set(const std::string& key, const std::vector<double>& values);
+  JsonObject& set(const std::string& key, const std::vector<long long>& values);
+  JsonObject& set(const std::string& key, const std::vector<std::string>& values);
   JsonObject& set(const std::string& key, const JsonObject& value);
 
   /// The object as JSON text, indented by two spaces per level.
