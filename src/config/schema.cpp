@@ -53,7 +53,8 @@ std::string unknown_key_problem(const std::string& section, const std::string& k
   const auto& allowed = *section_keys(section);
   std::string text =
       "unknown key '" + key + "' " + (section.empty() ? "at the top level" : "in section '" + section + "'");
-  if (auto guess = nearest_word(key, allowed); !guess.empty()) text += "; did you mean '" + guess + "'?";
+  const auto guess = nearest_word(key, allowed);
+  text += guess.empty() ? "." : "; did you mean '" + guess + "'?";
   return text + " Allowed keys: " + join_words(allowed);
 }
 
