@@ -49,8 +49,9 @@ bool LaunchGraph::recording() {
 }
 
 void LaunchGraph::run(const void* first, const void* second, int variant, const std::function<void()>& enqueue) {
-  // Under a Kokkos tool (core/kernel_timer.hpp, a profiler) every kernel is launched, and seen, one by one.
-  if (!enabled_ || Kokkos::Tools::profileLibraryLoaded()) return enqueue();
+  // Under a Kokkos tool (core/kernel_timer.hpp, a profiler) every kernel is launched, and seen, one by one. Inside a
+  // recording of a larger graph (device/device_loop.hpp) the work is enqueued into that one.
+  if (!enabled_ || Kokkos::Tools::profileLibraryLoaded() || recording()) return enqueue();
   Recording* found = nullptr;
   for (auto& r : recordings_) {
     if (r.first == first && r.second == second && r.variant == variant) found = &r;

@@ -145,6 +145,48 @@ TEST(PoissonSolvers, WarmStartFromTheSolutionNeedsNoIteration) {
   }
 }
 
+// The convergence check runs every check_every iterations and after the last one: a solve that converges stops at a
+// multiple of check_every, with the same solution as checking every iteration and then running on to that multiple;
+// one that cannot converge stops at max_iterations with a check there too.
+TEST(PoissonSolvers, TheStationarySolversCheckEveryCheckEveryIterationsAndAtTheLast) {
+  PoissonSetup setup(MPI_COMM_WORLD, 2, {32, 32, 1}, uniform_faces(PressureBoundary::neumann, 2));
+  Field rhs = setup.field_from(smooth_rhs);
+  for (auto type : {PoissonSolverType::multigrid, PoissonSolverType::jacobi}) {
+    SCOPED_TRACE(static_cast<int>(type));
+    const int max_iterations = type == PoissonSolverType::jacobi ? 10 : 50;
+    auto every_one = poisson_config(type, 1e-3, max_iterations);
+    auto every_three = every_one;
+    every_three.check_every = 3;
+    Field phi1 = eddy::fields::make_field("phi1", setup.problem.shape);
+    Field phi3 = eddy::fields::make_field("phi3", setup.problem.shape);
+    auto solver1 = eddy::solver::make_poisson_solver(every_one, setup.problem, *setup.context, *setup.reducer);
+    auto solver3 = eddy::solver::make_poisson_solver(every_three, setup.problem, *setup.context, *setup.reducer);
+    const auto checked1 = solver1->solve(phi1, rhs);
+    const auto checked3 = solver3->solve(phi3, rhs);
+    if (type == PoissonSolverType::jacobi) {
+      // Ten Jacobi sweeps do not reach 1e-3: checks after 3, 6, 9 and the tenth.
+      EXPECT_FALSE(checked3.converged);
+      EXPECT_EQ(checked3.iterations, 10);
+      EXPECT_EQ(checked3.history.size(), 5u);
+      EXPECT_EQ(checked1.history.size(), 11u);
+      EXPECT_DOUBLE_EQ(checked3.final_residual, checked1.final_residual);
+      continue;
+    }
+    ASSERT_TRUE(checked1.converged);
+    ASSERT_TRUE(checked3.converged);
+    const int multiple = 3 * ((checked1.iterations + 2) / 3);
+    EXPECT_EQ(checked3.iterations, multiple);
+    EXPECT_EQ(checked3.history.size(), static_cast<std::size_t>(multiple / 3 + 1));
+    // Check every cycle again, but only stop at the multiple of three: the same iterate.
+    auto exact = poisson_config(type, 0, multiple);
+    Field phi = eddy::fields::make_field("phi", setup.problem.shape);
+    auto solver = eddy::solver::make_poisson_solver(exact, setup.problem, *setup.context, *setup.reducer);
+    const auto fixed = solver->solve(phi, rhs);
+    EXPECT_EQ(fixed.iterations, multiple);
+    EXPECT_DOUBLE_EQ(fixed.final_residual, checked3.final_residual);
+  }
+}
+
 // A projection's right-hand side sums to zero and only the gradient of its solution is used: a solve told so skips
 // removing the right-hand side's mean and pinning the solution's, and differs from the full solve by a constant only.
 TEST(PoissonSolvers, AMeanFreeRightHandSideAndAFreeMeanChangeTheSolutionByTheMeasuredConstant) {

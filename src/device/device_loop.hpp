@@ -1,0 +1,63 @@
+#pragma once
+// A loop whose body is device work and whose condition a kernel of that body decides, so that an iterative solve
+// needs no host round trip per iteration. Where it can (CUDA 12.4 and later, the body only enqueuing stream work, no
+// Kokkos tool watching), the loop is recorded once per key as a CUDA graph holding one conditional while node, and each
+// later run is one graph launch: the GPU repeats the body until a pass clears the flag. Elsewhere the host runs the
+// body and reads the flag after each pass; the passes, their order and their results are the same.
+#include "core/types.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace eddy::device {
+
+/// What the deciding kernel of a loop's body sets: whether the body runs again.
+struct LoopFlag {
+  Kokkos::View<int, MemSpace> again;
+  unsigned long long graph_condition = 0;  ///< the conditional node's handle while the body is recorded, else 0
+
+  /// Called by one thread of the body's last kernel.
+  KOKKOS_INLINE_FUNCTION void set(bool more) const {
+    again() = more ? 1 : 0;
+#if defined(KOKKOS_ENABLE_CUDA) && defined(CUDART_VERSION) && CUDART_VERSION >= 12040
+    KOKKOS_IF_ON_DEVICE((if (graph_condition != 0) cudaGraphSetConditional(graph_condition, more ? 1u : 0u);))
+#endif
+  }
+};
+
+class DeviceLoop {
+ public:
+  /// `enabled`: record and replay loops as graphs where the build can; otherwise every run loops on the host.
+  explicit DeviceLoop(bool enabled);
+  ~DeviceLoop();
+  DeviceLoop(const DeviceLoop&) = delete;
+  DeviceLoop& operator=(const DeviceLoop&) = delete;
+
+  /// Runs `body` at least once and again while its last pass set the flag. The key (the addresses of the fields it
+  /// works on and a variant of the work) names the recording; `replayable`: this body only enqueues stream work, the
+  /// same for the same key every time. A key's first replayable run loops on the host, its second is recorded.
+  void run(const void* first, const void* second, int variant, bool replayable,
+           const std::function<void(const LoopFlag&)>& body);
+  /// True where runs may be replayed as graphs (a CUDA build of 12.4 or later, recording not failed).
+  bool replays() const;
+
+ private:
+  struct Recording {
+    const void* first = nullptr;
+    const void* second = nullptr;
+    int variant = 0;
+    int calls = 0;
+    void* graph = nullptr;  // the instantiated graph (cudaGraphExec_t)
+  };
+  static constexpr std::size_t max_recordings_ = 8;
+  void loop_on_host(const std::function<void(const LoopFlag&)>& body);
+  bool record(Recording& recording, const std::function<void(const LoopFlag&)>& body);
+
+  bool enabled_;
+  Kokkos::View<int, MemSpace> again_;
+  std::vector<Recording> recordings_;
+};
+
+}  // namespace eddy::device
