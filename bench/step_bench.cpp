@@ -1,14 +1,16 @@
-// `eddy bench step`: the full 3D time step (three Runge-Kutta stages, Wray's RK3 by default or the SSP RK3 with
-// --scheme ssp_rk3, with a warm-started multigrid projection per stage) on a periodic Taylor-Green vortex, in ns per
-// cell per step, with the share of each phase and the device memory per cell. The solver tolerance (--rtol, default
-// 1e-4) is the one the Taylor-Green flow needs: it moves the dissipation rate by a small fraction of the difference
-// between grids of n and 2n cells (measured in tests/perf/RESULTS.md). --kernel-times adds the time of each kernel,
-// fenced and timed alone, over as many steps again. The untimed steps (--warmup) keep out of the timed ones the first
-// calls' costs and the first step, whose pressure guesses have no earlier step to extrapolate from
-// (time/pressure_guess.hpp). On several ranks it also gives each rank's exposed exchanges and those of the slowest
-// rank, which waits for the messages only, not for a slower neighbour.
+// `eddy bench step`: the full time step (three Runge-Kutta stages, Wray's RK3 by default or the SSP RK3 with
+// --scheme ssp_rk3, with a warm-started multigrid projection per stage) on a periodic 3D Taylor-Green vortex, or with
+// --dim 2 on the 2D lid-driven cavity at Re = 1000 (walls on every side: the small research case whose steps are
+// latency-bound on GPUs), in ns per cell per step, with the share of each phase and the device memory per cell. The
+// solver tolerance (--rtol, default 1e-4) is the one the Taylor-Green flow needs: it moves the dissipation rate by a
+// small fraction of the difference between grids of n and 2n cells (measured in tests/perf/RESULTS.md). --kernel-times
+// adds the time of each kernel, fenced and timed alone, over as many steps again. The untimed steps (--warmup) keep out
+// of the timed ones the first calls' costs and the first step, whose pressure guesses have no earlier step to
+// extrapolate from (time/pressure_guess.hpp). On several ranks it also gives each rank's exposed exchanges and those of
+// the slowest rank, which waits for the messages only, not for a slower neighbour.
 #include "bench/bench_support.hpp"
 #include "bench/benchmarks.hpp"
+#include "config/load.hpp"
 #include "config/names.hpp"
 #include "config/print.hpp"
 #include "core/kernel_timer.hpp"
@@ -93,11 +95,31 @@ config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, co
   return deck;
 }
 
+// The lid-driven cavity at Re = 1000 on n x n cells (the embedded default deck with its Reynolds number raised), at a
+// fixed step of CFL 0.5 for the lid's speed.
+config::Deck cavity_deck(int n, long long max_steps, const config::PoissonConfig& pressure, int pair_planes,
+                         const std::string& out_dir) {
+  const std::string cells = std::to_string(n);
+  config::Deck deck = config::load_default({"name=bench_step_cavity2d", "domain.cells=[" + cells + "," + cells + "]",
+                                            "physics.reynolds=1000", "time.dt=" + config::format_real(0.5 / n)});
+  deck.time.end_time = 1e30;
+  deck.time.max_steps = max_steps;
+  deck.pressure = pressure;
+  deck.tuning.pair_planes = pair_planes;
+  deck.output.directory = out_dir;
+  deck.output.overwrite = true;
+  deck.output.interval_steps = 0;
+  deck.output.interval_time = 0;
+  deck.output.log_interval = 1000000;
+  return deck;
+}
+
 }  // namespace
 
 int run_step_bench(const std::vector<std::string>& args, parallel::Context& context) {
   const Options options(args,
                         {{"n", "256"},
+                         {"dim", "3"},
                          {"steps", "10"},
                          {"warmup", "2"},
                          {"rtol", "1e-4"},
@@ -114,12 +136,16 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   if (print_usage_if_asked(options, context)) return 0;
   const bool weak = options.given("weak");
   const int n = static_cast<int>(options.integer("n"));
+  const int dim = static_cast<int>(options.integer("dim"));
+  require(dim == 2 || dim == 3, "eddy bench step: --dim " + std::to_string(dim) + ": allowed: 2 (the cavity), 3");
+  require(dim == 3 || !weak,
+          "eddy bench step: --weak with --dim 2: the cavity has no copies to stack; weak scaling runs in 3D");
   const long long steps = options.integer("steps"), warmup = options.integer("warmup", 0);
   config::PoissonConfig pressure;
   pressure.solver = config::PoissonSolverType::multigrid;
   pressure.rtol = options.real("rtol", 0, 1);
   pressure.atol = 0;
-  pressure.max_iterations = 20;
+  pressure.max_iterations = dim == 2 ? 100 : 20;  // the cavity's first steps from rest take more cycles
   pressure.pre_smooth = static_cast<int>(options.integer("pre-smooth", 0));
   pressure.post_smooth = static_cast<int>(options.integer("post-smooth", 0));
   pressure.relaxation = options.real("relaxation", 0, 2);
@@ -131,14 +157,15 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
   require(
       scheme.has_value() && *scheme != config::TimeScheme::euler,
       "eddy bench step: --scheme '" + options.text("scheme") + "' is not a three-stage scheme; allowed: rk3, ssp_rk3");
-  // Weak scaling stacks one box of n^3 cells per rank along z; strong scaling keeps n^3 in total.
-  const Int3 cells{n, n, weak ? n * context.size() : n};
+  // Weak scaling stacks one box of n^3 cells per rank along z; strong scaling keeps n^3 (n^2) in total.
+  const Int3 cells{n, n, dim == 2 ? 1 : (weak ? n * context.size() : n)};
   const std::string out_dir = "build/bench-step-" + std::to_string(context.size()) + "ranks";
 
   const double before = device::memory_in_use();
   const bool time_kernels = options.given("kernel-times");
-  config::Deck deck =
-      taylor_green_deck(cells, n, warmup + (time_kernels ? 4 : 3) * steps, pressure, options.pair_planes(), out_dir);
+  const long long max_steps = warmup + (time_kernels ? 4 : 3) * steps;
+  config::Deck deck = dim == 2 ? cavity_deck(n, max_steps, pressure, options.pair_planes(), out_dir)
+                               : taylor_green_deck(cells, n, max_steps, pressure, options.pair_planes(), out_dir);
   deck.parallel.overlap = !options.given("no-overlap");  // the halo exchange finished before the divergence
   deck.time.scheme = *scheme;
   time::Simulation sim(deck, context, time::RunOptions{"", true});
@@ -211,9 +238,10 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
 
   if (context.rank() == 0) {
     std::printf(
-        "step benchmark: 3D Taylor-Green, %d x %d x %d cells (%s), %d rank(s), fp64, %s, multigrid V(%d,%d) "
+        "step benchmark: %s, %d x %d x %d cells (%s), %d rank(s), fp64, %s, multigrid V(%d,%d) "
         "relaxation %g rtol %.0e, overlap %s, coarse levels %s\n",
-        cells[0], cells[1], cells[2], weak ? "weak: n^3 per rank" : "strong: n^3 in total", context.size(),
+        dim == 2 ? "2D lid-driven cavity at Re 1000" : "3D Taylor-Green", cells[0], cells[1], cells[2],
+        weak ? "weak: n^3 per rank" : (dim == 2 ? "strong: n^2 in total" : "strong: n^3 in total"), context.size(),
         options.text("scheme").c_str(), pressure.pre_smooth, pressure.post_smooth, pressure.relaxation, pressure.rtol,
         context.size() == 1     ? "none (one rank)"
         : deck.parallel.overlap ? "on"

@@ -92,6 +92,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
   facts.threads_per_rank = ExecSpace().concurrency();
 #endif
   const std::string verdict = scaling_verdict(facts);
+  const std::string latency = latency_verdict(facts, per_step);
   const double communication = facts.communication_share();
   const double poisson_communication = facts.poisson_halo_share + facts.poisson_reduction_share;
   // The solver's exchanges are measured where MPI blocks the host, or on the device clock with exact phase times; its
@@ -136,6 +137,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
       .set("final_time", local.final_time)
       .set("final_step", local.final_step)
       .set("scaling_verdict", verdict)
+      .set("latency_verdict", latency)
       .set("machine", io::JsonObject()
                           .set("ranks_on_node", facts.ranks_on_node)
                           .set("threads_per_rank", facts.threads_per_rank)
@@ -182,6 +184,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
         100 * communication, 100 * imbalance);
     text += "  scaling: " + verdict + "\n";
   }
+  if (!latency.empty()) text += "  " + latency + "\n";
   return summary;
 }
 

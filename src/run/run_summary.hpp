@@ -5,6 +5,7 @@
 //   cell_updates_per_second_per_rank, phase_seconds{}, phase_share{}, communication_share, poisson_solve_share,
 //   poisson_communication_share, poisson_communication_timing, halo_backend, reduction_backend, device,
 //   poisson_solver, poisson_iterations_per_step, stop_reason, final_time, final_step, imbalance, scaling_verdict,
+//   latency_verdict ("" unless a GPU run is latency-bound, run/scaling_verdict.hpp),
 //   phase_timing; with
 //   `eddy run --kernel-times` also kernel_seconds{} and kernel_launches{} (rank 0's, by kernel label) and
 //   kernel_seconds_slowest_rank{} (each of those kernels on the rank where it took longest).

@@ -97,4 +97,18 @@ std::string scaling_verdict(const ScalingFacts& facts) {
   return verdict;
 }
 
+std::string latency_verdict(const ScalingFacts& f, double seconds_per_step) {
+  const double cells = static_cast<double>(f.local_cells[0]) * f.local_cells[1] * f.local_cells[2];
+  if (!f.on_gpus || cells >= latency_bound_cells || seconds_per_step <= 0) return "";
+  char text[512];
+  std::snprintf(text, sizeof(text),
+                "latency-bound: %.3g cells per GPU take %.3f ms a step (%.1f ns per cell); below about %.2g cells "
+                "per GPU a step costs about the same whatever the grid, kernel launches and host round trips setting "
+                "its pace, not the GPU. A finer grid costs little more per step%s; a looser pressure.rtol or "
+                "pressure.intermediate_rtol takes fewer V-cycles",
+                cells, 1e3 * seconds_per_step, 1e9 * seconds_per_step / cells, latency_bound_cells,
+                f.ranks > 1 ? ", and fewer GPUs run this grid about as fast" : "");
+  return text;
+}
+
 }  // namespace eddy::run

@@ -49,6 +49,14 @@ inline constexpr double poisson_share_dominant = 0.5;
 /// Share of a core below which a rank counts as waiting for one (other work on the node, or more threads than cores).
 inline constexpr double core_share_too_low = 0.75;
 
+/// Cells per GPU below which a step costs about the same whatever the grid, kernel launches and host round trips
+/// setting its pace rather than the memory bandwidth (the small-grid table of docs/performance.md).
+inline constexpr double latency_bound_cells = 1 << 21;
+
+/// One sentence for a GPU run with fewer cells per GPU than latency_bound_cells, `seconds_per_step` a step: its pace
+/// is set by latency, and what to do about it; "" otherwise.
+std::string latency_verdict(const ScalingFacts& facts, double seconds_per_step);
+
 /// One or two sentences on the scaling of the run, naming its main cost (first of all host cores shared between more
 /// threads than they hold, or with other work); "" for one rank.
 std::string scaling_verdict(const ScalingFacts& facts);

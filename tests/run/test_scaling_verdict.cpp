@@ -130,4 +130,22 @@ TEST(ScalingVerdict, OversubscribedOrBusyCoresAreNamedFirst) {
   EXPECT_EQ(scaling_verdict(f).find("the node"), std::string::npos) << scaling_verdict(f);
 }
 
+// A GPU run on fewer cells per GPU than latency_bound_cells is called latency-bound, with its time per step and what
+// to do; larger blocks and CPU runs get no such verdict.
+TEST(LatencyVerdict, SmallBlocksOnGpusAreLatencyBound) {
+  ScalingFacts f = facts(0, 0, 0.5, 0);
+  f.ranks = 1;
+  f.local_cells = {256, 256, 1};
+  EXPECT_EQ(eddy::run::latency_verdict(f, 1.7e-3), "");  // a CPU run
+  f.on_gpus = true;
+  const std::string v = eddy::run::latency_verdict(f, 1.7e-3);
+  EXPECT_NE(v.find("latency-bound: 6.55e+04 cells per GPU take 1.700 ms a step (25.9 ns per cell)"), std::string::npos)
+      << v;
+  EXPECT_EQ(v.find("fewer GPUs"), std::string::npos) << v;
+  f.ranks = 2;
+  EXPECT_NE(eddy::run::latency_verdict(f, 1.7e-3).find("fewer GPUs"), std::string::npos);
+  f.local_cells = {256, 256, 32};
+  EXPECT_EQ(eddy::run::latency_verdict(f, 1.7e-3), "");  // 2^21 cells: bandwidth-bound
+}
+
 }  // namespace
