@@ -4,12 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#if CUDART_VERSION >= 12040
-#define EDDY_CONDITIONAL_GRAPHS 1
-#endif
-#endif
 
 namespace eddy::device {
 

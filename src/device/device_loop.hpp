@@ -8,6 +8,12 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#if CUDART_VERSION >= 12040
+#define EDDY_CONDITIONAL_GRAPHS 1  // conditional while nodes built by stream capture
+#endif
+#endif
 #include <functional>
 #include <vector>
 
@@ -21,7 +27,7 @@ struct LoopFlag {
   /// Called by one thread of the body's last kernel.
   KOKKOS_INLINE_FUNCTION void set(bool more) const {
     again() = more ? 1 : 0;
-#if defined(KOKKOS_ENABLE_CUDA) && defined(CUDART_VERSION) && CUDART_VERSION >= 12040
+#if defined(EDDY_CONDITIONAL_GRAPHS)
     KOKKOS_IF_ON_DEVICE((if (graph_condition != 0) cudaGraphSetConditional(graph_condition, more ? 1u : 0u);))
 #endif
   }

@@ -57,6 +57,39 @@ class CgSolver : public PoissonSolver {
   std::unique_ptr<Multigrid> multigrid_;
 };
 
+// Where a stationary solve's loop leaves its decisions on the device: counters, the tolerance, and the residual of
+// every check.
+struct LoopRecord {
+  static constexpr int iterations = 0, checks = 1, tolerance = 2, converged = 3, phi_sum = 4, history = 5;
+};
+
+// Resets the loop's record for a solve to `tolerance`.
+void start_loop(Buffer record, Real tolerance) {
+  Kokkos::parallel_for(
+      "poisson::loop_start", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(int) {
+        record(LoopRecord::iterations) = 0;
+        record(LoopRecord::checks) = 0;
+        record(LoopRecord::tolerance) = tolerance;
+      });
+}
+
+// The check that ends a pass of `every` iterations: records the residual of `sums` and lets the loop go on while it
+// is above the tolerance and fewer than `passes` passes ran.
+void check_pass(Buffer record, Buffer sums, const device::LoopFlag& flag, int every, int passes) {
+  Kokkos::parallel_for(
+      "poisson::loop_check", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(int) {
+        const int checks = static_cast<int>(record(LoopRecord::checks)) + 1;
+        const Real residual = Kokkos::sqrt(sums(0));
+        const bool converged = residual <= record(LoopRecord::tolerance);
+        record(LoopRecord::iterations) += every;
+        record(LoopRecord::checks) = checks;
+        record(LoopRecord::converged) = converged ? 1 : 0;
+        record(LoopRecord::phi_sum) = sums(2);
+        record(LoopRecord::history + checks - 1) = residual;
+        flag.set(!converged && checks < passes);
+      });
+}
+
 // The stationary solvers (multigrid cycles, weighted Jacobi sweeps) share one loop: iterate, and every
 // `check_every` iterations measure the residual and decide on the device whether to go on
 // (device/device_loop.hpp), so that where the iterations only enqueue device work a whole solve replays as one graph
@@ -126,41 +159,18 @@ class StationarySolver : public PoissonSolver {
   Buffer sums_;
 
  private:
-  // Where the loop's decisions land on the device: counters, the tolerance, and the residual of every check.
-  struct LoopRecord {
-    static constexpr int iterations = 0, checks = 1, tolerance = 2, converged = 3, phi_sum = 4, history = 5;
-  };
-
   // Passes of check_every iterations and a check, while the residual is above `tolerance` and a whole pass fits in
   // max_iterations; returns the sum of phi the last check measured.
   Real iterate_to(Real tolerance, Field phi, Field b, PoissonStats& stats) {
     const int every = stop_.check_every;
     const int passes = stop_.max_iterations / every;
     if (passes == 0) return 0;
-    const Buffer record = record_;
-    Kokkos::parallel_for(
-        "poisson::loop_start", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(int) {
-          record(LoopRecord::iterations) = 0;
-          record(LoopRecord::checks) = 0;
-          record(LoopRecord::tolerance) = tolerance;
-        });
-    const Buffer sums = sums_;
+    start_loop(record_, tolerance);
     loop_.run(phi.data(), b.data(), every, enqueues_only() && !reducer_->blocks_host(),
               [&](const device::LoopFlag& flag) {
                 for (int n = 0; n < every; ++n) iterate(phi, b);
                 measure(phi, b);
-                Kokkos::parallel_for(
-                    "poisson::loop_check", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(int) {
-                      const int checks = static_cast<int>(record(LoopRecord::checks)) + 1;
-                      const Real residual = Kokkos::sqrt(sums(0));
-                      const bool converged = residual <= record(LoopRecord::tolerance);
-                      record(LoopRecord::iterations) += every;
-                      record(LoopRecord::checks) = checks;
-                      record(LoopRecord::converged) = converged ? 1 : 0;
-                      record(LoopRecord::phi_sum) = sums(2);
-                      record(LoopRecord::history + checks - 1) = residual;
-                      flag.set(!converged && checks < passes);
-                    });
+                check_pass(record_, sums_, flag, every, passes);
               });
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), record_);
     const int checks = static_cast<int>(host(LoopRecord::checks));
