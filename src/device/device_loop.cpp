@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-
 namespace eddy::device {
 
 #if defined(EDDY_CONDITIONAL_GRAPHS)
@@ -62,6 +61,14 @@ DeviceLoop::~DeviceLoop() {
 }
 
 bool DeviceLoop::replays() const { return enabled_; }
+
+bool DeviceLoop::graphs_available() {
+#if defined(EDDY_CONDITIONAL_GRAPHS)
+  return true;
+#else
+  return false;
+#endif
+}
 
 void DeviceLoop::loop_on_host(const std::function<void(const LoopFlag&)>& body) {
   const LoopFlag flag{again_};

@@ -4,8 +4,6 @@
 // Kokkos tool watching), the loop is recorded once per key as a CUDA graph holding one conditional while node, and each
 // later run is one graph launch: the GPU repeats the body until a pass clears the flag. Elsewhere the host runs the
 // body and reads the flag after each pass; the passes, their order and their results are the same.
-#include "core/types.hpp"
-
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -21,7 +19,7 @@ namespace eddy::device {
 
 /// What the deciding kernel of a loop's body sets: whether the body runs again.
 struct LoopFlag {
-  Kokkos::View<int, MemSpace> again;
+  Kokkos::View<int, Kokkos::DefaultExecutionSpace::memory_space> again;
   unsigned long long graph_condition = 0;  ///< the conditional node's handle while the body is recorded, else 0
 
   /// Called by one thread of the body's last kernel.
@@ -48,6 +46,8 @@ class DeviceLoop {
            const std::function<void(const LoopFlag&)>& body);
   /// True where runs may be replayed as graphs (a CUDA build of 12.4 or later, recording not failed).
   bool replays() const;
+  /// True where this build can replay loops as graphs (CUDA 12.4 or later).
+  static bool graphs_available();
 
  private:
   struct Recording {
@@ -62,7 +62,7 @@ class DeviceLoop {
   bool record(Recording& recording, const std::function<void(const LoopFlag&)>& body);
 
   bool enabled_;
-  Kokkos::View<int, MemSpace> again_;
+  Kokkos::View<int, Kokkos::DefaultExecutionSpace::memory_space> again_;
   std::vector<Recording> recordings_;
 };
 

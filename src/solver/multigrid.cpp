@@ -60,18 +60,14 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   int ranks = 1;
   parallel::check_mpi(MPI_Comm_size(context.comm(), &ranks), "MPI_Comm_size(multigrid)");
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
-  const bool team_pays = true;
-  long long bottom_cells = ranks == 1 || !reducer.blocks_host() ? device_bottom_cells : dense_bottom_cells;
+  const long long bottom_cells = ranks == 1 || !reducer.blocks_host() ? device_bottom_cells : dense_bottom_cells;
   const long long gather_below = reducer.blocks_host() ? gather_cells : device_gather_cells;
 #else
-  const bool team_pays = false;
-  long long bottom_cells = dense_bottom_cells;
+  const long long bottom_cells = dense_bottom_cells;
   const long long gather_below = gather_cells;
 #endif
-  // A team sweeps coarse levels at no launch cost each: the hierarchy goes down to the smaller dense bottom.
-  const bool team_wanted = coarse == CoarseSweep::one_team || (coarse == CoarseSweep::automatic && team_pays);
-  const bool team_candidate = team_wanted && ranks == 1 && !polynomial && config.cycle != config::CycleType::w;
-  if (team_candidate) bottom_cells = dense_bottom_cells;
+  const bool team_candidate =
+      coarse == CoarseSweep::one_team && ranks == 1 && !polynomial && config.cycle != config::CycleType::w;
   bool gathered = false;
   PoissonLevel geometry = top;
   while (true) {

@@ -39,10 +39,10 @@ namespace eddy::solver {
 /// elsewhere; `fused` takes it wherever it fits. The iterates agree to round-off.
 enum class SweepForm { automatic, colour_passes, fused };
 
-/// Who sweeps the coarse levels of V-cycles: `automatic` takes one team in one kernel (solver/team_levels.hpp) from the
-/// first level where the levels below qualify, on GPUs and one rank, where the levels' kernel launches would cost more
-/// than their work; `one_team` takes it wherever the levels qualify; `by_levels` launches every level's kernels.
-enum class CoarseSweep { automatic, by_levels, one_team };
+/// Who sweeps the coarse levels of V- and F-cycles: `by_levels` launches every level's kernels; `one_team` takes one
+/// team in one kernel (solver/team_levels.hpp) from the first level where the levels below qualify (one rank), which
+/// on GPUs saves the levels' kernel launches (tuning.coarse_team). The iterates agree to round-off.
+enum class CoarseSweep { by_levels, one_team };
 
 /// How a cycle reaches the GPU: `automatic` replays it as a CUDA graph where its exchanges and bottom solve are device
 /// work only (one GPU, or peer links and NCCL), `kernel_by_kernel` launches every kernel from the host; the iterates
@@ -59,7 +59,7 @@ class Multigrid : public Preconditioner {
   Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
             const config::PoissonConfig& config, parallel::Transport halo_transport,
             SweepForm sweeps = SweepForm::automatic, CycleLaunch launch = CycleLaunch::automatic,
-            CoarseSweep coarse = CoarseSweep::automatic);
+            CoarseSweep coarse = CoarseSweep::by_levels);
   ~Multigrid() override;
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
   /// `top_restricted`: restrict_top(x, b, ...) ran last, and the cycle starts from the residual it restricted.

@@ -41,7 +41,9 @@ class CgSolver : public PoissonSolver {
     // The flexible (Polak-Ribiere) CG does not need a symmetric cycle, and the red-then-black post-smoothing
     // converges faster than the mirrored one (see Multigrid).
     if (multigrid_preconditioner) {
-      multigrid_ = std::make_unique<Multigrid>(top_level(problem), context, reducer, config, problem.halo_transport);
+      multigrid_ = std::make_unique<Multigrid>(top_level(problem), context, reducer, config, problem.halo_transport,
+                                               SweepForm::automatic, CycleLaunch::automatic,
+                                               problem.coarse_team ? CoarseSweep::one_team : CoarseSweep::by_levels);
     }
   }
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
@@ -103,7 +105,7 @@ class StationarySolver : public PoissonSolver {
         b_(fields::make_field("poisson::b", problem.shape)),
         sums_("poisson::sums", 3),
         record_("poisson::loop_record", LoopRecord::history + stop_.max_iterations / stop_.check_every),
-        loop_(true) {}
+        loop_(problem.solve_graphs) {}
 
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
     ProfileRegion region("poisson::" + name());
@@ -201,7 +203,8 @@ class MultigridSolver : public StationarySolver {
   MultigridSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
                   const parallel::Reducer& reducer)
       : StationarySolver(config, problem, reducer),
-        multigrid_(top_level(problem), context, reducer, config, problem.halo_transport),
+        multigrid_(top_level(problem), context, reducer, config, problem.halo_transport, SweepForm::automatic,
+                   CycleLaunch::automatic, problem.coarse_team ? CoarseSweep::one_team : CoarseSweep::by_levels),
         all_ghosts_(context, top_level(problem), problem.halo_transport) {}
   std::string name() const override { return "multigrid"; }
   std::string hierarchy() const override { return multigrid_.describe(); }

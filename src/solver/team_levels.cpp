@@ -37,9 +37,7 @@ struct ScratchField {
   Real* data;
   Strides strides;
   int k0;
-  KOKKOS_INLINE_FUNCTION Real& operator()(int i, int j, int k) const {
-    return data[strides.at(i, j, k - k0)];
-  }
+  KOKKOS_INLINE_FUNCTION Real& operator()(int i, int j, int k) const { return data[strides.at(i, j, k - k0)]; }
 };
 
 // View indices (ghost width one) of point p of a box of n[0] x n[1] x n[2] points, x fastest, starting at `first`.
@@ -72,6 +70,8 @@ TeamLevels::TeamLevels(const std::vector<PoissonLevel>& levels, const std::vecto
       three_d_(levels.front().decomp.global.dim == 3),
       mean_weight_(levels.back().singular() ? Real(1) / static_cast<Real>(levels.back().global_cells()) : Real(0)),
       inverse_(bottom.inverse()) {
+  levels_ = Kokkos::View<Level*, MemSpace>("team_levels::levels", levels.size());
+  auto host = Kokkos::create_mirror_view(levels_);
   require(count_ >= 2 && count_ <= max_levels && factors.size() == levels.size(),
           "multigrid: the team cycle takes 2 to 8 levels, each with its coarsening factor");
   require(config.smoother == config::SmootherType::red_black_gauss_seidel,
@@ -79,7 +79,7 @@ TeamLevels::TeamLevels(const std::vector<PoissonLevel>& levels, const std::vecto
   int offset = 0;
   for (int l = 0; l < count_; ++l) {
     require(qualifies(levels[l]), "multigrid: a level of the team cycle is split between ranks or reads ghosts");
-    Level& level = levels_[l];
+    Level& level = host(l);
     level.stencil = colour_stencil(levels[l], config.relaxation, true);
     level.extent = scratch_extent(levels[l]);
     for (int a = 0; a < 3; ++a) level.factor[a] = factors[l][a];
@@ -93,10 +93,13 @@ TeamLevels::TeamLevels(const std::vector<PoissonLevel>& levels, const std::vecto
     offset += 2 * points;
   }
   scratch_reals_ = offset;
+  Kokkos::deep_copy(levels_, host);
 }
 
 void TeamLevels::cycle(Field x, Field b, bool from_zero) const {
-  const Kokkos::Array<Level, max_levels> levels = levels_;
+  // The levels stay in device memory: a kernel argument of their size would make Kokkos launch through constant
+  // memory, which waits on the host and so cannot be recorded into a CUDA graph.
+  const Kokkos::View<const Level*, MemSpace> levels = levels_;
   const int count = count_, pre = pre_smooth_, post = post_smooth_, reals = scratch_reals_;
   const bool three_d = three_d_;
   const Real mean_weight = mean_weight_;
@@ -104,24 +107,24 @@ void TeamLevels::cycle(Field x, Field b, bool from_zero) const {
   const auto sweep = KOKKOS_LAMBDA(const Member& team) {
     Real* scratch = ScratchReals(team.team_scratch(0), reals).data();
     const auto field = [&](int t, bool rhs) {
-      const Level& l = levels[t];
+      const Level& l = levels(t);
       const Strides s{l.extent[0], static_cast<long long>(l.extent[0]) * l.extent[1]};
       return ScratchField{scratch + (rhs ? l.b : l.x), s, three_d ? 0 : 1};
     };
     const auto owned = [&](int t) {
-      const auto& n = levels[t].stencil.n;
+      const auto& n = levels(t).stencil.n;
       return n[0] * n[1] * n[2];
     };
     const auto all_points = [&](int t) {
-      const auto& e = levels[t].extent;
+      const auto& e = levels(t).extent;
       return e[0] * e[1] * e[2];
     };
     // The ghosts of a level's iterate: a periodic face wraps, a physical one mirrors the cell with its sign (edges and
     // corners take the product of the signs of their faces).
     const auto fill_ghosts = [&](int t) {
-      const Level& l = levels[t];
+      const Level& l = levels(t);
       const ScratchField u = field(t, false);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, all_points(t)), [&](int p) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, all_points(t)), [&](int p) {
         int idx[3];
         box_point(p, l.extent, 0, idx);
         if (!three_d) idx[2] = 1;
@@ -148,11 +151,11 @@ void TeamLevels::cycle(Field x, Field b, bool from_zero) const {
     };
     // Red-black sweeps of a level's iterate in place (solver/red_black.hpp), its ghosts set after the last one.
     const auto smooth = [&](int t, int sweeps) {
-      const ColourStencil& s = levels[t].stencil;
+      const ColourStencil& s = levels(t).stencil;
       const ScratchField u = field(t, false), rhs = field(t, true);
       for (int sweep_index = 0; sweep_index < sweeps; ++sweep_index) {
         for (int colour = 0; colour < 2; ++colour) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, owned(t)), [&](int p) {
+          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, owned(t)), [&](int p) {
             int idx[3];
             box_point(p, s.n, 0, idx);
             if (!s.has_colour(idx[0], idx[1], idx[2], colour)) return;
@@ -169,9 +172,9 @@ void TeamLevels::cycle(Field x, Field b, bool from_zero) const {
     // The entry level's right-hand side and iterate.
     {
       const ScratchField u = field(0, false), rhs = field(0, true);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, all_points(0)), [&](int p) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, all_points(0)), [&](int p) {
         int idx[3];
-        box_point(p, levels[0].extent, 0, idx);
+        box_point(p, levels(0).extent, 0, idx);
         if (!three_d) idx[2] = 1;
         u(idx[0], idx[1], idx[2]) = from_zero ? Real(0) : x(idx[0], idx[1], idx[2]);
         rhs(idx[0], idx[1], idx[2]) = b(idx[0], idx[1], idx[2]);
@@ -181,18 +184,18 @@ void TeamLevels::cycle(Field x, Field b, bool from_zero) const {
     // Down: smooth, restrict the residual; each coarser level starts from zero.
     for (int t = 0; t + 1 < count; ++t) {
       if (t > 0) {
-        Real* u = scratch + levels[t].x;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, all_points(t)), [&](int p) { u[p] = 0; });
+        Real* u = scratch + levels(t).x;
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, all_points(t)), [&](int p) { u[p] = 0; });
         team.team_barrier();
       }
       smooth(t, pre);
-      const Level& fine = levels[t];
+      const Level& fine = levels(t);
       const ScratchField u = field(t, false), rhs = field(t, true), coarse_rhs = field(t + 1, true);
       const auto& f = fine.factor;
       const Real inv_children = Real(1) / (f[0] * f[1] * f[2]);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, owned(t + 1)), [&](int p) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, owned(t + 1)), [&](int p) {
         int c[3];
-        box_point(p, levels[t + 1].stencil.n, 1, c);
+        box_point(p, levels(t + 1).stencil.n, 1, c);
         const int i0 = 1 + f[0] * (c[0] - 1), j0 = 1 + f[1] * (c[1] - 1), k0 = 1 + f[2] * (c[2] - 1);
         Real sum = 0;
         for (int dk = 0; dk < f[2]; ++dk) {
@@ -210,29 +213,33 @@ void TeamLevels::cycle(Field x, Field b, bool from_zero) const {
     // The bottom: x = inverse (b - its mean where singular), row by row (solver/coarse_solver.hpp).
     {
       const int bottom = count - 1, rows = owned(bottom);
-      const auto& n = levels[bottom].stencil.n;
+      const auto& n = levels(bottom).stencil.n;
       const ScratchField u = field(bottom, false), rhs = field(bottom, true);
       const auto rhs_of = [&](int q) { return rhs(q % n[0] + 1, q / n[0] % n[1] + 1, q / (n[0] * n[1]) + 1); };
       Real mean = 0;
       if (mean_weight != 0) {
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, rows), [&](int q, Real& sum) { sum += rhs_of(q); }, mean);
+            Kokkos::TeamVectorRange(team, rows), [&](int q, Real& sum) { sum += rhs_of(q); }, mean);
         mean *= mean_weight;
       }
+      // A row per thread, its vector lanes striding along the row.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](int row) {
         Real sum = 0;
-        for (int q = 0; q < rows; ++q) sum += inverse(row, q) * (rhs_of(q) - mean);
-        u(row % n[0] + 1, row / n[0] % n[1] + 1, row / (n[0] * n[1]) + 1) = sum;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, rows),
+            [&](int q, Real& partial) { partial += inverse(row, q) * (rhs_of(q) - mean); }, sum);
+        Kokkos::single(Kokkos::PerThread(team),
+                       [&] { u(row % n[0] + 1, row / n[0] % n[1] + 1, row / (n[0] * n[1]) + 1) = sum; });
       });
       team.team_barrier();
       fill_ghosts(bottom);
     }
     // Up: add the interpolated correction, smooth.
     for (int t = count - 2; t >= 0; --t) {
-      const Level& fine = levels[t];
+      const Level& fine = levels(t);
       const ScratchField u = field(t, false), coarse = field(t + 1, false);
       const auto& f = fine.factor;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, owned(t)), [&](int p) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, owned(t)), [&](int p) {
         int idx[3];
         box_point(p, fine.stencil.n, 1, idx);
         const auto ax = interpolation_axis(idx[0], 1, 1, f[0]);
@@ -255,18 +262,20 @@ void TeamLevels::cycle(Field x, Field b, bool from_zero) const {
     }
     // The entry level's iterate, ghosts included, back to its field.
     const ScratchField u = field(0, false);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, all_points(0)), [&](int p) {
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, all_points(0)), [&](int p) {
       int idx[3];
-      box_point(p, levels[0].extent, 0, idx);
+      box_point(p, levels(0).extent, 0, idx);
       if (!three_d) idx[2] = 1;
       x(idx[0], idx[1], idx[2]) = u(idx[0], idx[1], idx[2]);
     });
   };
   const auto bytes = Kokkos::PerTeam(static_cast<std::size_t>(reals) * sizeof(Real));
+  const int lanes = Team::vector_length_max();
   if (team_size_ == 0) {
-    team_size_ = std::min(1024, Team(1, 1).set_scratch_size(0, bytes).team_size_max(sweep, Kokkos::ParallelForTag()));
+    team_size_ = std::min(1024 / lanes,
+                          Team(1, 1, lanes).set_scratch_size(0, bytes).team_size_max(sweep, Kokkos::ParallelForTag()));
   }
-  Kokkos::parallel_for("poisson::team_levels", Team(1, team_size_).set_scratch_size(0, bytes), sweep);
+  Kokkos::parallel_for("poisson::team_levels", Team(1, team_size_, lanes).set_scratch_size(0, bytes), sweep);
 }
 
 }  // namespace eddy::solver

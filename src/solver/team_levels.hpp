@@ -40,7 +40,7 @@ class TeamLevels {
   };
 
  private:
-  Kokkos::Array<Level, max_levels> levels_;
+  Kokkos::View<Level*, MemSpace> levels_;
   int count_ = 0;
   int scratch_reals_ = 0;
   int pre_smooth_ = 0, post_smooth_ = 0;

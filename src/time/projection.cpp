@@ -7,7 +7,7 @@ namespace eddy::time {
 
 Projection::Projection(const config::Deck& deck, const grid::Decomposition& decomp,
                        const operators::StaggeredGrid& grid, parallel::Context& context,
-                       const parallel::Reducer& reducer, parallel::Transport halo_transport,
+                       const parallel::Reducer& reducer, const TuningPlan& plan,
                        const operators::CorrectedBoundaries& corrected, PhaseTimers* timers)
     : grid_(grid), corrected_(corrected), rhs_(fields::make_field("poisson_rhs", grid.shape)) {
   solver::PoissonProblem problem;
@@ -15,7 +15,9 @@ Projection::Projection(const config::Deck& deck, const grid::Decomposition& deco
   problem.shape = grid.shape;
   problem.spacing = grid.spacing;
   problem.faces = solver::pressure_boundaries(deck.boundary, deck.domain.dimensions);
-  problem.halo_transport = halo_transport;
+  problem.halo_transport = plan.halo;
+  problem.solve_graphs = plan.solve_graphs;
+  problem.coarse_team = plan.coarse_team;
   problem.timers = timers;
   solver_ = solver::make_poisson_solver(deck.pressure, problem, context, reducer);
 }

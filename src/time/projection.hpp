@@ -8,6 +8,7 @@
 #include "operators/gradient.hpp"
 #include "parallel/reducer.hpp"
 #include "solver/poisson_solver.hpp"
+#include "time/tuning_plan.hpp"
 
 #include <memory>
 #include <string>
@@ -16,10 +17,11 @@ namespace eddy::time {
 
 class Projection {
  public:
-  /// Builds the Poisson solver of the deck for this block, its halos over `halo_transport`; `corrected` lists the
-  /// outflow faces the gradient moves; the solver charges its communication to `timers` (if given).
+  /// Builds the Poisson solver of the deck for this block as the run's `plan` says (its halo transport, graphs and
+  /// coarse sweeps); `corrected` lists the outflow faces the gradient moves; the solver charges its communication to
+  /// `timers` (if given).
   Projection(const config::Deck& deck, const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
-             parallel::Context& context, const parallel::Reducer& reducer, parallel::Transport halo_transport,
+             parallel::Context& context, const parallel::Reducer& reducer, const TuningPlan& plan,
              const operators::CorrectedBoundaries& corrected, PhaseTimers* timers = nullptr);
 
   /// Writes the Poisson right-hand side div(u*) / weight (velocity ghosts must be valid).
