@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Provision (once) a Debian 13 root that holds everything eddy needs: Kokkos (from sid), OpenMPI, parallel HDF5,
-# yaml-cpp, GoogleTest, Python with h5py/matplotlib, and ParaView. An existing complete root is reused.
+# yaml-cpp, CLI11, nlohmann-json, muparser, GoogleTest, Python with h5py/matplotlib, and ParaView. An existing complete
+# root is reused.
 #   scripts/setup-env.sh            create or verify the root, print its path
 # Environment: EDDY_ENV_ROOT (default /var/cache/eddy/trixie-root).
 set -euo pipefail
@@ -8,7 +9,7 @@ set -euo pipefail
 root=${EDDY_ENV_ROOT:-/var/cache/eddy/trixie-root}
 packages=(ca-certificates build-essential g++ cmake ninja-build make git pkgconf
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools libyaml-cpp-dev libgtest-dev googletest
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev libmuparser-dev
   python3 python3-numpy python3-h5py python3-matplotlib python3-yaml paraview python3-paraview xvfb xauth)
 kokkos_packages=(libkokkos-dev)
 stamp_text="eddy-env v1: ${packages[*]} ${kokkos_packages[*]}"

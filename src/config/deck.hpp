@@ -63,7 +63,7 @@ struct BoundaryConfig {
   bool operator==(const BoundaryConfig&) const = default;
 };
 
-enum class InitialType { rest, uniform, taylor_green, random };
+enum class InitialType { rest, uniform, taylor_green, random, expression };
 
 struct InitialConfig {
   InitialType type = InitialType::rest;
@@ -71,9 +71,12 @@ struct InitialConfig {
   double amplitude = 1.0;                   ///< Taylor-Green velocity scale, or random perturbation size
   unsigned long long seed = 12345;          ///< random perturbation seed (same field on any rank count)
   std::string checkpoint;                   ///< restart from this checkpoint instead (set by --restart)
+  /// `expression`: u, v (, w) and p as expressions of x, y, z and the deck's constants (config/expression.hpp).
+  std::array<std::string, 3> velocity_expressions{"0", "0", "0"};
+  std::string pressure_expression = "0";
 
   /// The keys of the deck section `initial`.
-  static constexpr std::array<std::string_view, 4> deck_keys{"type", "velocity", "amplitude", "seed"};
+  static constexpr std::array<std::string_view, 5> deck_keys{"type", "velocity", "amplitude", "seed", "pressure"};
 
   bool operator==(const InitialConfig&) const = default;
 };
@@ -198,9 +201,10 @@ struct Deck {
   OutputConfig output;
   ParallelConfig parallel;
   TuningConfig tuning;
-  std::vector<ScalarConfig> scalars;  ///< transported scalars (deck section `scalars`)
-  std::vector<BodyConfig> bodies;     ///< immersed solid bodies (deck section `bodies`)
-  std::string source;                 ///< where the deck came from (a path, or "<embedded default>")
+  std::vector<ScalarConfig> scalars;                      ///< transported scalars (deck section `scalars`)
+  std::vector<BodyConfig> bodies;                         ///< immersed solid bodies (deck section `bodies`)
+  std::vector<std::pair<std::string, double>> constants;  ///< deck section `constants`, for expressions
+  std::string source;  ///< where the deck came from (a path, or "<embedded default>")
 
   bool operator==(const Deck&) const = default;
 };

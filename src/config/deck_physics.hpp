@@ -23,7 +23,7 @@ struct ScalarFace {
   bool operator==(const ScalarFace&) const = default;
 };
 
-enum class ScalarInitialType { uniform, linear, random };
+enum class ScalarInitialType { uniform, linear, random, expression };
 
 /// Initial scalar field: uniform `value`; linear from `low` at the low face to `high` at the high face of `axis`;
 /// random: `value` plus the perturbation. `amplitude` adds a rank-independent perturbation in [-1, 1] to any type.
@@ -34,6 +34,7 @@ struct ScalarInitial {
   double low = 0, high = 0;
   double amplitude = 0;
   unsigned long long seed = 2024;
+  std::string expression = "0";  ///< type expression: the value at the cell centres (config/expression.hpp)
 
   bool operator==(const ScalarInitial&) const = default;
 };

@@ -30,7 +30,8 @@ const std::vector<std::pair<InitialType, std::string_view>>& enum_names<InitialT
   static const std::vector<std::pair<InitialType, std::string_view>> table{{InitialType::rest, "rest"},
                                                                            {InitialType::uniform, "uniform"},
                                                                            {InitialType::taylor_green, "taylor_green"},
-                                                                           {InitialType::random, "random"}};
+                                                                           {InitialType::random, "random"},
+                                                                           {InitialType::expression, "expression"}};
   return table;
 }
 

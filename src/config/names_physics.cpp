@@ -16,7 +16,8 @@ const std::vector<std::pair<ScalarInitialType, std::string_view>>& enum_names<Sc
   static const std::vector<std::pair<ScalarInitialType, std::string_view>> table{
       {ScalarInitialType::uniform, "uniform"},
       {ScalarInitialType::linear, "linear"},
-      {ScalarInitialType::random, "random"}};
+      {ScalarInitialType::random, "random"},
+      {ScalarInitialType::expression, "expression"}};
   return table;
 }
 

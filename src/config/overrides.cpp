@@ -45,10 +45,12 @@ void apply_one(YAML::Node& root, const std::string& text, SourceMap& where) {
   std::string section_path;
   for (std::size_t n = 0; n < keys.size(); ++n) {
     const auto* allowed = section_keys(section_path);
-    if (allowed == nullptr) fail("'" + section_path + "' is a value, not a section with keys");
+    // The deck's constants take any name; the deck reader checks it.
+    const bool any_name = section_path == "constants";
+    if (allowed == nullptr && !any_name) fail("'" + section_path + "' is a value, not a section with keys");
     if (keys[n].empty()) fail("empty key in '" + path + "'");
-    bool known = false;
-    for (const auto& k : *allowed) known = known || k == keys[n];
+    bool known = any_name;
+    for (const auto& k : any_name ? std::vector<std::string>{} : *allowed) known = known || k == keys[n];
     if (!known) fail(unknown_key_problem(section_path, keys[n]));
     if (n + 1 == keys.size()) {
       section[keys[n]] = value;

@@ -3,6 +3,8 @@
 #include "config/parse_physics.hpp"
 #include "config/yaml_reader.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace eddy::config {
@@ -16,11 +18,12 @@ class DeckReader : public YamlReader {
     check_section(root, "");
     Deck deck;
     if (root["name"]) deck.name = read_string(root["name"], "name");
+    read_constants(root["constants"], deck.constants);
     read_domain(section(root, "domain"), deck.domain);
     dims_ = deck.domain.dimensions;
     read_physics(section(root, "physics"), deck);
     read_boundary(section(root, "boundary"), deck.boundary);
-    read_initial(section(root, "initial"), deck.initial);
+    read_initial(section(root, "initial"), deck.initial, deck.constants);
     read_time(section(root, "time"), deck.time);
     read_numerics(section(root, "numerics"), deck.numerics);
     read_pressure(section(root, "pressure"), deck.pressure);
@@ -114,9 +117,52 @@ class DeckReader : public YamlReader {
     }
   }
 
-  void read_initial(const YAML::Node& node, InitialConfig& initial) {
+  // Names and values of the section `constants`, for expressions: identifiers other than x, y, z, t and pi.
+  void read_constants(const YAML::Node& node, Constants& constants) {
+    if (!node) return;
+    if (!node.IsMap()) fail("constants", "expected a section of names and numbers, got " + describe(node));
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar())
+        fail("constants", "a constant's name must be a plain word, got " + describe(entry.first));
+      const std::string name = entry.first.Scalar();
+      const std::string path = "constants." + name;
+      if (entry.first.Mark().line >= 0) where_.record_line(path, entry.first.Mark().line + 1);
+      const bool word = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+                        std::all_of(name.begin(), name.end(),
+                                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+      if (!word || expression_reserves(name)) {
+        fail(path, "'" + name +
+                       "' cannot name a constant; allowed: a letter or '_' followed by letters, digits or "
+                       "'_', other than x, y, z, t, pi and the names of functions");
+      }
+      for (const auto& [known, value] : constants) {
+        if (known == name) fail(path, "the constant '" + name + "' is given twice");
+      }
+      constants.emplace_back(name, read_number(entry.second, path));
+      try {
+        (void)Expression(name, constants);
+      } catch (const Error& e) {
+        fail(path, e.what());
+      }
+    }
+  }
+
+  void read_initial(const YAML::Node& node, InitialConfig& initial, const Constants& constants) {
     if (node["type"]) initial.type = read_enum<InitialType>(node["type"], "initial.type");
-    if (node["velocity"]) {
+    if (initial.type == InitialType::expression) {
+      if (node["velocity"]) {
+        read_list<std::string>(node["velocity"], "initial.velocity", dims_, std::string("0"), "expressions");
+        for (int a = 0; a < dims_; ++a) {
+          initial.velocity_expressions[a] =
+              read_expression(node["velocity"][a], "initial.velocity[" + std::to_string(a) + "]", constants);
+        }
+      }
+      if (node["pressure"])
+        initial.pressure_expression = read_expression(node["pressure"], "initial.pressure", constants);
+    } else if (node["pressure"]) {
+      fail("initial.pressure", "only the initial type 'expression' takes a pressure; got type '" +
+                                   std::string(to_string(initial.type)) + "'");
+    } else if (node["velocity"]) {
       initial.velocity = read_list<double>(node["velocity"], "initial.velocity", dims_, 0.0, "numbers");
     }
     if (node["amplitude"]) initial.amplitude = read_number(node["amplitude"], "initial.amplitude");

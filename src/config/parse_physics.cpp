@@ -53,7 +53,8 @@ ScalarFace read_scalar_face(YamlReader& reader, const YAML::Node& node, const st
   return face;
 }
 
-ScalarInitial read_scalar_initial(YamlReader& reader, const YAML::Node& node, const std::string& path) {
+ScalarInitial read_scalar_initial(YamlReader& reader, const YAML::Node& node, const std::string& path,
+                                  const Constants& constants) {
   ScalarInitial initial;
   reader.check_section(node, path);
   if (node["type"]) initial.type = reader.read_enum<ScalarInitialType>(node["type"], path + ".type");
@@ -62,7 +63,12 @@ ScalarInitial read_scalar_initial(YamlReader& reader, const YAML::Node& node, co
     if (!linear && node[key]) reader.fail(path + "." + key, "applies only to type linear");
   }
   if (node["value"] && linear) reader.fail(path + ".value", "type linear takes low and high, not value");
-  if (node["value"]) initial.value = reader.read_number(node["value"], path + ".value");
+  if (initial.type == ScalarInitialType::expression) {
+    if (node["amplitude"]) reader.fail(path + ".amplitude", "type expression takes its perturbation in the value");
+    if (node["value"]) initial.expression = reader.read_expression(node["value"], path + ".value", constants);
+  } else if (node["value"]) {
+    initial.value = reader.read_number(node["value"], path + ".value");
+  }
   if (node["axis"]) initial.axis = read_axis(reader, node["axis"], path + ".axis");
   if (node["low"]) initial.low = reader.read_number(node["low"], path + ".low");
   if (node["high"]) initial.high = reader.read_number(node["high"], path + ".high");
@@ -81,7 +87,9 @@ ScalarConfig read_scalar(YamlReader& reader, const YAML::Node& node, const std::
   if (!node["name"]) reader.fail(path + ".name", "missing: every scalar needs a name (e.g. temperature)");
   scalar.name = reader.read_string(node["name"], path + ".name");
   if (node["diffusivity"]) scalar.diffusivity = reader.read_number(node["diffusivity"], path + ".diffusivity");
-  if (node["initial"]) scalar.initial = read_scalar_initial(reader, node["initial"], path + ".initial");
+  if (node["initial"]) {
+    scalar.initial = read_scalar_initial(reader, node["initial"], path + ".initial", deck.constants);
+  }
   const int dims = reader.dimensions();
   YAML::Node faces = node["boundary"];
   if (faces) reader.check_section(faces, path + ".boundary");

@@ -72,6 +72,8 @@ std::string face_yaml(const FaceBoundary& face, int dims) {
 
 }  // namespace
 
+std::string yaml_string(const std::string& text) { return quoted(text); }
+
 std::string format_real(double value) {
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
@@ -82,6 +84,10 @@ std::string to_yaml(const Deck& deck) {
   const int n = deck.domain.dimensions;
   std::ostringstream out;
   out << "name: " << quoted(deck.name) << "\n";
+  if (!deck.constants.empty()) {
+    out << "constants:\n";
+    for (const auto& [name, value] : deck.constants) out << "  " << name << ": " << format_real(value) << "\n";
+  }
   out << "domain:\n"
       << "  dimensions: " << n << "\n"
       << "  cells: " << list(deck.domain.cells, n) << "\n"
@@ -94,9 +100,16 @@ std::string to_yaml(const Deck& deck) {
   for (int f = 0; f < 2 * n; ++f) out << "  " << face_names[f] << ": " << face_yaml(deck.boundary.faces[f], n) << "\n";
   const auto& initial = deck.initial;
   out << "initial:\n"
-      << "  type: " << to_string(initial.type) << "\n"
-      << "  velocity: " << list(initial.velocity, n) << "\n"
-      << "  amplitude: " << format_real(initial.amplitude) << "\n"
+      << "  type: " << to_string(initial.type) << "\n";
+  if (initial.type == InitialType::expression) {
+    out << "  velocity: [";
+    for (int a = 0; a < n; ++a) out << (a ? ", " : "") << quoted(initial.velocity_expressions[a]);
+    out << "]\n"
+        << "  pressure: " << quoted(initial.pressure_expression) << "\n";
+  } else {
+    out << "  velocity: " << list(initial.velocity, n) << "\n";
+  }
+  out << "  amplitude: " << format_real(initial.amplitude) << "\n"
       << "  seed: " << initial.seed << "\n";
   const auto& time = deck.time;
   out << "time:\n"

@@ -12,4 +12,7 @@ std::string to_yaml(const Deck& deck);
 /// The shortest text that reads back as exactly `value` (0.01, 1e-08, 64).
 std::string format_real(double value);
 
+/// The text as a YAML string that reads back unchanged: plain when it is a simple word or path, else double-quoted.
+std::string yaml_string(const std::string& text);
+
 }  // namespace eddy::config

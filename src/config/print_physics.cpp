@@ -39,6 +39,8 @@ std::string scalar_initial_yaml(const ScalarInitial& initial) {
   if (initial.type == ScalarInitialType::linear) {
     text += ", axis: " + axis_letter(initial.axis) + ", low: " + format_real(initial.low) +
             ", high: " + format_real(initial.high);
+  } else if (initial.type == ScalarInitialType::expression) {
+    return text + ", value: " + yaml_string(initial.expression) + ", seed: " + std::to_string(initial.seed) + "}";
   } else {
     text += ", value: " + format_real(initial.value);
   }

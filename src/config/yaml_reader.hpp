@@ -1,5 +1,6 @@
 #pragma once
 // Typed reading of deck values with located messages: the helpers shared by the deck parser's sections.
+#include "config/expression.hpp"
 #include "config/names.hpp"
 #include "config/schema.hpp"
 #include "config/source_map.hpp"
@@ -108,6 +109,17 @@ class YamlReader {
     return read_scalar<std::string>(node, path, "a text value");
   }
 
+  /// The text of an expression (config/expression.hpp), compiled to check it against `constants`.
+  std::string read_expression(const YAML::Node& node, const std::string& path, const Constants& constants) {
+    const std::string text = read_string(node, path);
+    try {
+      (void)Expression(text, constants);
+    } catch (const Error& e) {
+      fail(path, e.what());
+    }
+    return text;
+  }
+
   /// An enum by its YAML name, suggesting the nearest name on a typo.
   template <class Enum>
   Enum read_enum(const YAML::Node& node, const std::string& path) {
@@ -133,6 +145,8 @@ class YamlReader {
       if (node[a].Mark().line >= 0) where_.record_line(path + "[" + std::to_string(a) + "]", node[a].Mark().line + 1);
       if constexpr (std::is_same_v<T, double>) {
         values[a] = read_number(node[a], path + "[" + std::to_string(a) + "]");
+      } else if constexpr (std::is_same_v<T, std::string>) {
+        values[a] = read_string(node[a], path + "[" + std::to_string(a) + "]");
       } else {
         values[a] = read_int(node[a], path + "[" + std::to_string(a) + "]");
       }

@@ -2,12 +2,18 @@
 
 #include "core/counter_hash.hpp"
 #include "grid/index_ranges.hpp"
+#include "physics/field_expression.hpp"
 
 namespace eddy::physics {
 
-void set_initial_scalar(const config::ScalarConfig& scalar, const grid::Decomposition& decomp, const Field& field,
-                        int ghost) {
+void set_initial_scalar(const config::ScalarConfig& scalar, const std::string& path, const config::Constants& constants,
+                        const grid::Decomposition& decomp, const Field& field, int ghost, MPI_Comm comm) {
   const auto& initial = scalar.initial;
+  if (initial.type == config::ScalarInitialType::expression) {
+    Kokkos::deep_copy(field, 0);
+    const config::Expression expression(initial.expression, constants);
+    return fill_from_expression(expression, path + ".initial.value", decomp, field, cell_centres, ghost, comm);
+  }
   const int axis = initial.axis;
   const bool linear = initial.type == config::ScalarInitialType::linear;
   const Real base = initial.value, low = initial.low, high = initial.high, amplitude = initial.amplitude;

@@ -27,7 +27,11 @@ void scalar_rhs(const Field& c, const Field& rhs, const fields::FlowState& state
 ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& context,
                                  const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
                                  parallel::Transport halo_transport)
-    : grid_(grid), advection_(deck.numerics.advection), configs_(deck.scalars) {
+    : grid_(grid),
+      advection_(deck.numerics.advection),
+      configs_(deck.scalars),
+      constants_(deck.constants),
+      comm_(context.comm()) {
   require(count() <= parallel::HaloExchange::max_fields,
           "scalars: at most " + std::to_string(parallel::HaloExchange::max_fields) + " scalars are supported");
   for (const auto& scalar : configs_) {
@@ -55,7 +59,10 @@ int ScalarTransport::index_of(const std::string& name) const {
 }
 
 void ScalarTransport::initialise(const grid::Decomposition& decomp) {
-  for (int n = 0; n < count(); ++n) set_initial_scalar(configs_[n], decomp, values_[n], grid_.shape.ghost);
+  for (int n = 0; n < count(); ++n) {
+    set_initial_scalar(configs_[n], "scalars[" + std::to_string(n) + "]", constants_, decomp, values_[n],
+                       grid_.shape.ghost, comm_);
+  }
   fill_ghosts();
 }
 

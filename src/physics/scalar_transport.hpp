@@ -4,6 +4,7 @@
 //   c* = c + dt (gamma R_k + zeta R_{k-1}) + beta (c_0 - c),  R = -div(u c) + kappa Laplacian(c)  (u and c of the
 //   stage start, c_0 of the step's start).
 #include "config/deck.hpp"
+#include "config/expression.hpp"
 #include "operators/staggered_grid.hpp"
 #include "parallel/context.hpp"
 #include "parallel/halo_exchange.hpp"
@@ -49,6 +50,8 @@ class ScalarTransport {
   operators::StaggeredGrid grid_;
   config::AdvectionScheme advection_;
   std::vector<config::ScalarConfig> configs_;
+  config::Constants constants_;  // for initial expressions
+  MPI_Comm comm_;                // the run's ranks
   std::vector<Field> values_, rhs_current_, rhs_previous_;
   std::vector<ScalarBoundary> boundaries_;
   std::unique_ptr<parallel::HaloExchange> halo_;

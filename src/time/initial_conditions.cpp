@@ -1,6 +1,9 @@
 #include "time/initial_conditions.hpp"
 
 #include "grid/index_ranges.hpp"
+#include "physics/field_expression.hpp"
+
+#include <string>
 
 namespace eddy::time {
 namespace {
@@ -35,14 +38,24 @@ KOKKOS_INLINE_FUNCTION void face_position(const FaceGeometry& geo, int c, const 
 
 }  // namespace
 
-void set_initial_velocity(const config::InitialConfig& initial, const grid::Decomposition& decomp,
-                          const fields::FlowState& state) {
+void set_initial_velocity(const config::Deck& deck, const grid::Decomposition& decomp, const fields::FlowState& state,
+                          MPI_Comm comm) {
+  const auto& initial = deck.initial;
   Kokkos::deep_copy(state.u, 0);
   Kokkos::deep_copy(state.v, 0);
   Kokkos::deep_copy(state.w, 0);
   Kokkos::deep_copy(state.p, 0);
-  const FaceGeometry geo = face_geometry(decomp, state.shape.ghost);
   const int components = decomp.global.dim == 3 ? 3 : 2;
+  if (initial.type == config::InitialType::expression) {
+    const Field velocity[3] = {state.u, state.v, state.w};
+    for (int c = 0; c < components; ++c) {
+      const config::Expression expression(initial.velocity_expressions[c], deck.constants);
+      physics::fill_from_expression(expression, "initial.velocity[" + std::to_string(c) + "]", decomp, velocity[c], c,
+                                    state.shape.ghost, comm);
+    }
+    return;
+  }
+  const FaceGeometry geo = face_geometry(decomp, state.shape.ghost);
   const bool three_d = components == 3;
   const Field velocity[3] = {state.u, state.v, state.w};
   const auto type = initial.type;
@@ -71,6 +84,15 @@ void set_initial_velocity(const config::InitialConfig& initial, const grid::Deco
           f(i, j, k) = value;
         });
   }
+}
+
+void set_initial_pressure(const config::Deck& deck, const grid::Decomposition& decomp, const fields::FlowState& state,
+                          MPI_Comm comm) {
+  Kokkos::deep_copy(state.p, 0);
+  if (deck.initial.type != config::InitialType::expression) return;
+  const config::Expression expression(deck.initial.pressure_expression, deck.constants);
+  physics::fill_from_expression(expression, "initial.pressure", decomp, state.p, physics::cell_centres,
+                                state.shape.ghost, comm);
 }
 
 }  // namespace eddy::time

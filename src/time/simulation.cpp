@@ -140,12 +140,14 @@ struct Simulation::Impl {
   // Initial field, made divergence-free, and the first diagnostics (for the first step size).
   void initialise() {
     if (!options.restart.empty()) return restart_from_checkpoint();
-    set_initial_velocity(deck.initial, decomp, state);
+    set_initial_velocity(deck, decomp, state, context.comm());
     ghosts.fill(state, true);
     solver::SolveRequest free_mean;
     free_mean.pin_mean = false;
     project(1.0, free_mean);
-    Kokkos::deep_copy(state.p, 0);
+    // The initial projection's pressure is that of an impulse, not the flow's: the first solve starts from the deck's.
+    set_initial_pressure(deck, decomp, state, context.comm());
+    projection.fill_pressure_ghosts(state.p);
     physics.initialise();
     reduce_diagnostics();
   }
