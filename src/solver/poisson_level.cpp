@@ -3,6 +3,8 @@
 #include "core/error.hpp"
 #include "solver/communication_scope.hpp"
 
+#include <algorithm>
+
 namespace eddy::solver {
 
 bool PoissonLevel::singular() const {
@@ -16,13 +18,17 @@ Int3 coarsening_factor(const PoissonLevel& fine) {
   Int3 factor{1, 1, 1};
   const auto& d = fine.decomp;
   const int axes = d.global.dim == 2 ? 2 : 3;
+  Real finest = fine.spacing[0];
+  for (int a = 1; a < axes; ++a) finest = std::min(finest, fine.spacing[a]);
   for (int a = 0; a < axes; ++a) {
     bool all = true;
     for (int c = 0; c < d.dims[a]; ++c) {
       const int n = grid::block_size(d.global.cells[a], d.dims[a], c);
       all = all && n % 2 == 0 && n >= 4;
     }
-    if (all) factor[a] = 2;
+    // Only the finest axes are halved, so that no level's cells grow longer than twice their width along another
+    // axis, where a point smoother loses its rate: an axis whose count is odd stops the others at that ratio too.
+    if (all && fine.spacing[a] <= finest * (1 + 1e-9)) factor[a] = 2;
   }
   return factor;
 }

@@ -33,7 +33,8 @@ struct PoissonLevel {
 
 /// Coarsening factor (1 or 2 per axis) from `fine` to the next level, or {1, 1, 1} when it is the coarsest. An axis
 /// is halved while every rank's block along it is even and at least 4 cells (known from the global decomposition,
-/// so all ranks agree); z is never coarsened in 2D.
+/// so all ranks agree) and its spacing is the level's finest (semi-coarsening towards square cells); z is never
+/// coarsened in 2D.
 Int3 coarsening_factor(const PoissonLevel& fine);
 
 /// The level `fine` coarsened by `factor` (ghost width 1, spacing scaled by the factor, same faces).
