@@ -7,14 +7,19 @@
 #include "io/block_layout.hpp"
 #include "io/collective.hpp"
 #include "io/text_file.hpp"
+#include "physics/immersed_boundary.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <regex>
 
 namespace eddy::io {
 
 namespace {
+
+// The dataset of each fields file of a deck with bodies: the solid fraction of the cells.
+constexpr const char* solid_array = "solid";
 
 int components_of(const std::string& array) { return array == "velocity" ? 3 : 1; }
 
@@ -35,6 +40,10 @@ Attributes dataset_attributes(const std::string& array, bool three_d) {
   } else if (array == "q_criterion") {
     description = "Q-criterion 0.5 (|Omega|^2 - |S|^2) of the velocity gradient; Q > 0 marks vortex cores";
     units = "1/T^2";
+  } else if (array == solid_array) {
+    description = "fraction of the cell inside an immersed body (0 fluid, 1 solid), from " +
+                  std::to_string(physics::solid_samples) + " samples per axis; the pressure is NaN where it is 1";
+    units = "1";
   } else {
     description = "transported scalar '" + array + "'";
     units = "the scalar's own (as its deck values)";
@@ -67,6 +76,13 @@ FieldWriter::FieldWriter(const config::Deck& deck, const grid::Decomposition& de
     scalar_cells_.emplace_back("io::" + name + "_cells", shape.cells[0], shape.cells[1], shape.cells[2]);
     scalar_host_.push_back(Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), scalar_cells_.back()));
   }
+  if (!deck.bodies.empty()) {
+    arrays_.push_back({solid_array, 1});
+    const auto& n = shape.cells;
+    solid_host_ = decltype(solid_host_)("io::solid", n[0], n[1], n[2]);
+    const auto fractions = physics::solid_fractions(deck, decomp);
+    std::copy(fractions.begin(), fractions.end(), solid_host_.data());
+  }
   const auto& g = decomp.global;
   xdmf_grid_ = {g.cells, g.origin, {g.spacing(0), g.spacing(1), g.spacing(2)}};
   cells_ = allocate_cell_quantities(shape);
@@ -74,7 +90,11 @@ FieldWriter::FieldWriter(const config::Deck& deck, const grid::Decomposition& de
   pressure_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.pressure);
   vorticity_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.vorticity);
   q_criterion_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.q_criterion);
-  if (restart_step >= 0) run_on_rank0(context.comm(), [&] { index_existing_outputs(restart_step, allowed); });
+  if (restart_step >= 0) {
+    auto candidates = allowed;
+    candidates.push_back(solid_array);
+    run_on_rank0(context.comm(), [&] { index_existing_outputs(restart_step, candidates); });
+  }
 }
 
 void FieldWriter::index_existing_outputs(long long restart_step, const std::vector<std::string>& candidates) {
@@ -114,6 +134,12 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, const s
   Kokkos::deep_copy(vorticity_host_, cells_.vorticity);
   Kokkos::deep_copy(q_criterion_host_, cells_.q_criterion);
   stage_scalars(scalars, state.shape.ghost);
+  // Inside a body the pressure is the forcing's, not the flow's: left out as NaN (ParaView and NumPy skip it).
+  if (solid_host_.is_allocated()) {
+    for (std::size_t n = 0; n < solid_host_.span(); ++n) {
+      if (solid_host_.data()[n] >= 1) pressure_host_.data()[n] = std::numeric_limits<Real>::quiet_NaN();
+    }
+  }
 
   const BlockLayout layout = block_layout(decomp_);
   const auto& dims = layout.global_dims;
@@ -134,6 +160,8 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, const s
       d.data = vorticity_host_.data();
     } else if (array.name == "q_criterion") {
       d.data = q_criterion_host_.data();
+    } else if (array.name == solid_array) {
+      d.data = solid_host_.data();
     } else {
       const auto n = std::find(scalar_names_.begin(), scalar_names_.end(), array.name) - scalar_names_.begin();
       d.data = scalar_host_[n].data();

@@ -51,6 +51,41 @@ void require_fluid_around_bodies(const config::Deck& deck) {
   }
 }
 
+std::vector<Real> solid_fractions(const config::Deck& deck, const grid::Decomposition& decomp) {
+  const int dims = deck.domain.dimensions;
+  std::vector<BodyGeometry> bodies;
+  for (const auto& body : deck.bodies) bodies.push_back(body_geometry(body, dims));
+  const auto& n = decomp.local_cells;
+  std::vector<Real> fractions(static_cast<std::size_t>(n[0]) * n[1] * n[2], 0);
+  if (bodies.empty()) return fractions;
+  const int samples_z = dims == 3 ? solid_samples : 1;
+  const Real per_sample = Real(1) / (solid_samples * solid_samples * samples_z);
+  std::size_t cell = 0;
+  for (int k = 0; k < n[2]; ++k) {
+    for (int j = 0; j < n[1]; ++j) {
+      for (int i = 0; i < n[0]; ++i, ++cell) {
+        const int idx[3] = {i, j, k};
+        int inside = 0;
+        for (int sk = 0; sk < samples_z; ++sk) {
+          for (int sj = 0; sj < solid_samples; ++sj) {
+            for (int si = 0; si < solid_samples; ++si) {
+              const int sample[3] = {si, sj, sk};
+              Real x[3];
+              for (int a = 0; a < 3; ++a) {
+                const Real within = a == 2 && dims == 2 ? Real(0.5) : (sample[a] + Real(0.5)) / solid_samples;
+                x[a] = deck.domain.origin[a] + (decomp.offset[a] + idx[a] + within) * decomp.global.spacing(a);
+              }
+              inside += nearest_body(bodies, x).distance < 0;
+            }
+          }
+        }
+        fractions[cell] = inside * per_sample;
+      }
+    }
+  }
+  return fractions;
+}
+
 ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decomposition& decomp,
                                    const operators::StaggeredGrid& grid)
     : cell_volume_(grid.cell_volume()) {

@@ -36,6 +36,13 @@ struct ForcingPoint {
 /// the corner cells of the domain decide): no fluid is left.
 void require_fluid_around_bodies(const config::Deck& deck);
 
+/// Samples per axis and cell of solid_fractions.
+inline constexpr int solid_samples = 4;
+
+/// The fraction of each owned cell of this rank's block inside a deck body (x fastest; 0 fluid, 1 solid), from
+/// solid_samples points per axis; computed on the host.
+std::vector<Real> solid_fractions(const config::Deck& deck, const grid::Decomposition& decomp);
+
 class ImmersedBoundary {
  public:
   /// Classifies this rank's momentum faces against the deck bodies.

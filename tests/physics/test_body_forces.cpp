@@ -3,11 +3,15 @@
 // of the channel feels no lift (the forcing is mirror-symmetric), and the drag at a given time does not depend on the
 // step sizes that led there (a shortened last step, adaptive steps).
 #include "../flow/flow_test_support.hpp"
+#include "grid/global_grid.hpp"
 #include "physics/coupled_physics.hpp"
+#include "physics/immersed_boundary.hpp"
 #include "physics_test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace {
@@ -133,3 +137,33 @@ TEST(BodyForces, DragIsTheSameUnderEitherRk3) {
 }
 
 }  // namespace
+
+// The solid fraction written with the fields: summed over the cells of every rank it is the body's area, within the
+// sampling error of 4 x 4 points a cell, and a cell is solid throughout only well inside the body.
+TEST(BodyForces, SolidFractionsAddUpToTheBodysArea) {
+  auto deck = eddy::testing::periodic_box_deck(2, 64);
+  deck.domain.length = {1, 1, 1};
+  eddy::config::BodyConfig disk;
+  disk.name = "disk";
+  disk.center = {0.43, 0.52, 0};
+  disk.radius = 0.21;
+  deck.bodies = {disk};
+  eddy::parallel::Context world;
+  const auto decomp = eddy::grid::decompose(eddy::grid::global_grid(deck), world.comm());
+  const auto fractions = eddy::physics::solid_fractions(deck, decomp);
+  double area = 0, deepest_partial = 0;
+  const double h = 1.0 / 64;
+  std::size_t cell = 0;
+  for (int j = 0; j < decomp.local_cells[1]; ++j) {
+    for (int i = 0; i < decomp.local_cells[0]; ++i, ++cell) {
+      ASSERT_GE(fractions[cell], 0);
+      ASSERT_LE(fractions[cell], 1);
+      area += fractions[cell] * h * h;
+      const double dx = (decomp.offset[0] + i + 0.5) * h - 0.43, dy = (decomp.offset[1] + j + 0.5) * h - 0.52;
+      if (fractions[cell] < 1) deepest_partial = std::max(deepest_partial, 0.21 - std::sqrt(dx * dx + dy * dy));
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &area, 1, MPI_DOUBLE, MPI_SUM, world.comm());
+  EXPECT_NEAR(area, M_PI * 0.21 * 0.21, 0.005 * M_PI * 0.21 * 0.21);
+  EXPECT_LT(deepest_partial, h);  // partly fluid only within a cell of the surface
+}
