@@ -66,6 +66,22 @@ ExposedExchanges exposed_exchanges(const PhaseSums& phase, parallel::Context& co
   return exposed;
 }
 
+// A benchmark case: `max_steps` steps with no end time, the benchmark's solver settings, and no output but the run
+// folder's own files.
+config::Deck timed_case(config::Deck deck, long long max_steps, const config::PoissonConfig& pressure, int pair_planes,
+                        const std::string& out_dir) {
+  deck.time.end_time = 1e30;
+  deck.time.max_steps = max_steps;
+  deck.pressure = pressure;
+  deck.tuning.pair_planes = pair_planes;
+  deck.output.directory = out_dir;
+  deck.output.overwrite = true;
+  deck.output.interval_steps = 0;
+  deck.output.interval_time = 0;
+  deck.output.log_interval = 1000000;
+  return deck;
+}
+
 // The Taylor-Green box [-pi, pi)^3 on n cells per axis, repeated along each axis as often as `cells` holds n: a weak
 // scaling run solves copies of the same flow at the same spacing, so each rank's work and the solver's iteration
 // counts match the one-rank run.
@@ -83,16 +99,7 @@ config::Deck taylor_green_deck(const Int3& cells, int n, long long max_steps, co
   deck.initial.type = config::InitialType::taylor_green;
   deck.time.adaptive = false;
   deck.time.dt = 0.25 * 2 * pi / n;  // advective CFL about 0.25 at |u| = 1
-  deck.time.end_time = 1e30;
-  deck.time.max_steps = max_steps;
-  deck.pressure = pressure;
-  deck.tuning.pair_planes = pair_planes;
-  deck.output.directory = out_dir;
-  deck.output.overwrite = true;
-  deck.output.interval_steps = 0;
-  deck.output.interval_time = 0;
-  deck.output.log_interval = 1000000;
-  return deck;
+  return timed_case(deck, max_steps, pressure, pair_planes, out_dir);
 }
 
 // The lid-driven cavity at Re = 1000 on n x n cells (the embedded default deck with its Reynolds number raised), at a
@@ -102,16 +109,7 @@ config::Deck cavity_deck(int n, long long max_steps, const config::PoissonConfig
   const std::string cells = std::to_string(n);
   config::Deck deck = config::load_default({"name=bench_step_cavity2d", "domain.cells=[" + cells + "," + cells + "]",
                                             "physics.reynolds=1000", "time.dt=" + config::format_real(0.5 / n)});
-  deck.time.end_time = 1e30;
-  deck.time.max_steps = max_steps;
-  deck.pressure = pressure;
-  deck.tuning.pair_planes = pair_planes;
-  deck.output.directory = out_dir;
-  deck.output.overwrite = true;
-  deck.output.interval_steps = 0;
-  deck.output.interval_time = 0;
-  deck.output.log_interval = 1000000;
-  return deck;
+  return timed_case(deck, max_steps, pressure, pair_planes, out_dir);
 }
 
 }  // namespace
