@@ -32,10 +32,21 @@ struct PhysicsConfig {
   double rayleigh =
       0;  ///< as given (0: not given); with prandtl it sets viscosity, beta_g and the temperature's diffusivity
   double prandtl = 0;  ///< as given with rayleigh (0: not given)
+  /// An acceleration of the fluid (force per unit mass), per axis an expression of x, y, z, t and the constants.
+  std::array<std::string, 3> body_force{"0", "0", "0"};
 
   /// The keys of the deck section `physics` (reynolds, rayleigh and prandtl set the fields above).
-  static constexpr std::array<std::string_view, 8> deck_keys{
-      "viscosity", "reynolds", "density", "rayleigh", "prandtl", "beta_g", "reference_temperature", "gravity"};
+  static constexpr std::array<std::string_view, 9> deck_keys{
+      "viscosity", "reynolds",  "density", "rayleigh", "prandtl", "beta_g", "reference_temperature",
+      "gravity",   "body_force"};
+
+  /// True when some component of body_force is not the plain "0".
+  bool has_body_force() const {
+    for (const auto& f : body_force) {
+      if (f != "0") return true;
+    }
+    return false;
+  }
 
   bool operator==(const PhysicsConfig&) const = default;
 };

@@ -68,6 +68,11 @@ Expression::~Expression() = default;
 Expression::Expression(Expression&&) noexcept = default;
 Expression& Expression::operator=(Expression&&) noexcept = default;
 
+bool Expression::uses(const std::string& name) const {
+  const auto used = compiled_->parser.GetUsedVar();
+  return used.find(name) != used.end();
+}
+
 double Expression::operator()(double x, double y, double z, double t) const {
   compiled_->point = {x, y, z, t};
   return compiled_->parser.Eval();

@@ -32,6 +32,8 @@ class Expression {
   double operator()(double x, double y, double z, double t) const;
   /// The text as given.
   const std::string& text() const { return text_; }
+  /// True when the expression reads the variable `name` (x, y, z or t).
+  bool uses(const std::string& name) const;
 
  private:
   struct Compiled;

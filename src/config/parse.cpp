@@ -64,6 +64,13 @@ class DeckReader : public YamlReader {
       deck.physics.viscosity = deck.domain.length[0] / reynolds;
     }
     if (node["density"]) deck.physics.density = read_number(node["density"], "physics.density");
+    if (node["body_force"]) {
+      read_list<std::string>(node["body_force"], "physics.body_force", dims_, std::string("0"), "expressions");
+      for (int a = 0; a < dims_; ++a) {
+        deck.physics.body_force[a] =
+            read_expression(node["body_force"][a], "physics.body_force[" + std::to_string(a) + "]", deck.constants);
+      }
+    }
   }
 
   FaceBoundary read_face(const YAML::Node& node, const std::string& path) {

@@ -96,6 +96,11 @@ std::string to_yaml(const Deck& deck) {
   out << "physics:\n";
   if (deck.physics.rayleigh <= 0) out << "  viscosity: " << format_real(deck.physics.viscosity) << "\n";
   out << "  density: " << format_real(deck.physics.density) << "\n" << buoyancy_yaml(deck);
+  if (deck.physics.has_body_force()) {
+    out << "  body_force: [";
+    for (int a = 0; a < n; ++a) out << (a ? ", " : "") << quoted(deck.physics.body_force[a]);
+    out << "]\n";
+  }
   out << "boundary:\n";
   for (int f = 0; f < 2 * n; ++f) out << "  " << face_names[f] << ": " << face_yaml(deck.boundary.faces[f], n) << "\n";
   const auto& initial = deck.initial;

@@ -12,6 +12,7 @@ CoupledPhysics::CoupledPhysics(const config::Deck& deck, parallel::Context& cont
     : deck_(deck),
       decomp_(decomp),
       grid_(grid),
+      volume_force_(deck, decomp, grid.shape, context.comm()),
       scalars_(deck, context, decomp, grid, halo_transport),
       bodies_(deck, decomp, grid) {
   if (deck.physics.beta_g != 0) temperature_ = scalars_.index_of("temperature");
@@ -24,9 +25,9 @@ CoupledPhysics::CoupledPhysics(const config::Deck& deck, parallel::Context& cont
 
 void CoupledPhysics::initialise() { scalars_.initialise(decomp_); }
 
-void CoupledPhysics::add_momentum_sources(const fields::FaceVector& rhs) const {
-  if (temperature_ < 0) return;
-  add_buoyancy(scalars_.field(temperature_), rhs, grid_, deck_.physics);
+void CoupledPhysics::add_momentum_sources(const fields::FaceVector& rhs, double t) {
+  if (temperature_ >= 0) add_buoyancy(scalars_.field(temperature_), rhs, grid_, deck_.physics);
+  volume_force_.add(rhs, t);
 }
 
 void CoupledPhysics::advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight,

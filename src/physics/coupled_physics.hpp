@@ -14,6 +14,7 @@
 #include "physics/body_coefficients.hpp"
 #include "physics/immersed_boundary.hpp"
 #include "physics/scalar_transport.hpp"
+#include "physics/volume_force.hpp"
 
 #include <array>
 #include <memory>
@@ -43,10 +44,10 @@ class CoupledPhysics {
   /// True when the deck has immersed bodies (the velocity ghosts must be refilled after force_bodies).
   bool has_bodies() const { return bodies_.count() > 0; }
 
-  /// True when add_momentum_sources adds anything (buoyancy).
-  bool has_momentum_sources() const { return temperature_ >= 0; }
-  /// Adds the buoyancy force to the momentum right-hand side (no-op without buoyancy).
-  void add_momentum_sources(const fields::FaceVector& rhs) const;
+  /// True when add_momentum_sources adds anything (buoyancy, a body force).
+  bool has_momentum_sources() const { return temperature_ >= 0 || volume_force_.active(); }
+  /// Adds the buoyancy and the body force at time t to the momentum right-hand side (no-op without them).
+  void add_momentum_sources(const fields::FaceVector& rhs, double t);
   /// Advances the scalars by one stage from the stage-start velocity (ScalarTransport::advance_stage's weights).
   void advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight, Real start_weight,
                        const std::vector<Field>& start);
@@ -68,6 +69,7 @@ class CoupledPhysics {
   config::Deck deck_;
   grid::Decomposition decomp_;
   operators::StaggeredGrid grid_;
+  VolumeForce volume_force_;
   ScalarTransport scalars_;
   ImmersedBoundary bodies_;
   int temperature_ = -1;  // scalar index driving buoyancy, or -1

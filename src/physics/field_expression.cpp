@@ -19,7 +19,7 @@ void point_of_cell(const grid::GlobalGrid& global, const long long cell[3], int 
 }  // namespace
 
 void fill_from_expression(const config::Expression& expression, const std::string& key,
-                          const grid::Decomposition& decomp, Field f, int at, int ghost, MPI_Comm comm) {
+                          const grid::Decomposition& decomp, Field f, int at, int ghost, MPI_Comm comm, double t) {
   auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), f);
   const auto& global = decomp.global;
   long long first_bad = global.total_cells();
@@ -29,7 +29,7 @@ void fill_from_expression(const config::Expression& expression, const std::strin
         const long long cell[3] = {decomp.offset[0] + i, decomp.offset[1] + j, decomp.offset[2] + k};
         double x[3];
         point_of_cell(global, cell, at, x);
-        const double value = expression(x[0], x[1], x[2], 0);
+        const double value = expression(x[0], x[1], x[2], t);
         const long long index = cell[0] + global.cells[0] * (cell[1] + global.cells[1] * cell[2]);
         if (!std::isfinite(value) && index < first_bad) first_bad = index;
         host(i + ghost, j + ghost, k + ghost) = value;
@@ -44,7 +44,8 @@ void fill_from_expression(const config::Expression& expression, const std::strin
     double x[3];
     point_of_cell(global, cell, at, x);
     char where[160];
-    std::snprintf(where, sizeof(where), "(%.6g, %.6g, %.6g)", x[0], x[1], x[2]);
+    std::snprintf(where, sizeof(where), t != 0 ? "(%.6g, %.6g, %.6g) at t = %.6g" : "(%.6g, %.6g, %.6g)", x[0], x[1],
+                  x[2], t);
     throw Error(key + ": '" + expression.text() + "' is not finite at " + where +
                     (at < cell_centres ? ", a face of the velocity" : ", a cell centre") +
                     "; allowed: an expression finite on the "

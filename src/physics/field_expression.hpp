@@ -13,10 +13,10 @@ namespace eddy::physics {
 /// Where fill_from_expression evaluates: the faces of the velocity component 0, 1 or 2, or the cell centres.
 inline constexpr int cell_centres = 3;
 
-/// f on the owned points from `expression` at t = 0, at the faces of component `at` or at the cell centres; f's ghosts
-/// are left alone. Collective: where the value is not finite somewhere, every rank throws one eddy::Error naming `key`
-/// and the first such point.
+/// f on the owned points from `expression` at time t, at the faces of component `at` or at the cell centres; f's
+/// ghosts are left alone. Collective: where the value is not finite somewhere, every rank throws one eddy::Error
+/// naming `key` and the first such point.
 void fill_from_expression(const config::Expression& expression, const std::string& key,
-                          const grid::Decomposition& decomp, Field f, int at, int ghost, MPI_Comm comm);
+                          const grid::Decomposition& decomp, Field f, int at, int ghost, MPI_Comm comm, double t = 0);
 
 }  // namespace eddy::physics

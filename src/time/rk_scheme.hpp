@@ -20,6 +20,8 @@ struct Stage {
   /// The weight of this stage's body forces in the step's force (they sum to 1 over the stages): the stage's share of
   /// the step's time, alpha, for rk3; for ssp_rk3 its right-hand side's weight in the step's result (1/6, 1/6, 2/3).
   double force_weight = 1;
+  /// The time of this stage's right-hand side, as a fraction of the step after its start.
+  double time = 0;
   /// Weight of this stage's pressure projection.
   double alpha() const { return gamma + zeta; }
 };
@@ -45,14 +47,15 @@ inline StageTable stage_table(config::TimeScheme scheme) {
     case config::TimeScheme::euler:
       return {{Stage{1.0, 0.0, 0.0, 1.0}}, 1};
     case config::TimeScheme::ssp_rk3:
-      return {{Stage{1.0, 0.0, 0.0, 1.0 / 6.0}, Stage{1.0 / 4.0, 0.0, 3.0 / 4.0, 1.0 / 6.0},
-               Stage{2.0 / 3.0, 0.0, 1.0 / 3.0, 2.0 / 3.0}},
+      return {{Stage{1.0, 0.0, 0.0, 1.0 / 6.0, 0.0}, Stage{1.0 / 4.0, 0.0, 3.0 / 4.0, 1.0 / 6.0, 1.0},
+               Stage{2.0 / 3.0, 0.0, 1.0 / 3.0, 2.0 / 3.0, 0.5}},
               3};
     case config::TimeScheme::rk3:
       break;
   }
-  return {{Stage{8.0 / 15.0, 0.0, 0.0, 8.0 / 15.0}, Stage{5.0 / 12.0, -17.0 / 60.0, 0.0, 5.0 / 12.0 - 17.0 / 60.0},
-           Stage{3.0 / 4.0, -5.0 / 12.0, 0.0, 3.0 / 4.0 - 5.0 / 12.0}},
+  return {{Stage{8.0 / 15.0, 0.0, 0.0, 8.0 / 15.0, 0.0},
+           Stage{5.0 / 12.0, -17.0 / 60.0, 0.0, 5.0 / 12.0 - 17.0 / 60.0, 8.0 / 15.0},
+           Stage{3.0 / 4.0, -5.0 / 12.0, 0.0, 3.0 / 4.0 - 5.0 / 12.0, 2.0 / 3.0}},
           3};
 }
 

@@ -275,8 +275,9 @@ struct Simulation::Impl {
     auto scope = timers.time(Phase::advance);
     const Stage& stage = stages.stages[s];
     const operators::StageWeights weights{dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s), stage.beta};
-    momentum.compute(state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
-                     [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs); });
+    momentum.compute(
+        state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
+        [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs, sim_time + stage.time * dt); });
     physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars());
     if (momentum.finish(state, grid) && s == 0) momentum.hand_over_start_velocity(last_good, grid);
   }
