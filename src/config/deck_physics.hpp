@@ -45,6 +45,7 @@ struct ScalarConfig {
   double diffusivity = 0;  ///< kappa; 0 = pure advection
   ScalarInitial initial;
   std::array<ScalarFace, 6> boundary{};  ///< faces in BoundaryConfig order; defaults follow the velocity faces
+  std::string source = "0";  ///< a source (units of the scalar per time): an expression of x, y, z, t, constants
 
   bool operator==(const ScalarConfig&) const = default;
 };

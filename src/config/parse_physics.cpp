@@ -90,6 +90,7 @@ ScalarConfig read_scalar(YamlReader& reader, const YAML::Node& node, const std::
   if (node["initial"]) {
     scalar.initial = read_scalar_initial(reader, node["initial"], path + ".initial", deck.constants);
   }
+  if (node["source"]) scalar.source = reader.read_expression(node["source"], path + ".source", deck.constants);
   const int dims = reader.dimensions();
   YAML::Node faces = node["boundary"];
   if (faces) reader.check_section(faces, path + ".boundary");

@@ -69,6 +69,7 @@ std::string scalars_and_bodies_yaml(const Deck& deck) {
     if (deck.physics.rayleigh <= 0 || scalar.name != "temperature") {
       out << "    diffusivity: " << format_real(scalar.diffusivity) << "\n";
     }
+    if (scalar.source != "0") out << "    source: " << yaml_string(scalar.source) << "\n";
     out << "    initial: " << scalar_initial_yaml(scalar.initial) << "\n"
         << "    boundary:\n";
     for (int f = 0; f < 2 * dims; ++f)

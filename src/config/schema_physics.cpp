@@ -16,7 +16,7 @@ std::string without_index(const std::string& path, const std::string& list) {
 }  // namespace
 
 const std::vector<std::string>* physics_section_keys(const std::string& path) {
-  static const std::vector<std::string> scalar_keys{"name", "diffusivity", "initial", "boundary"};
+  static const std::vector<std::string> scalar_keys{"name", "diffusivity", "initial", "boundary", "source"};
   static const std::vector<std::string> initial_keys{"type", "value", "axis", "low", "high", "amplitude", "seed"};
   static const std::vector<std::string> boundary_keys{"default", "x_low", "x_high", "y_low",
                                                       "y_high",  "z_low", "z_high"};

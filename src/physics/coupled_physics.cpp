@@ -31,8 +31,8 @@ void CoupledPhysics::add_momentum_sources(const fields::FaceVector& rhs, double 
 }
 
 void CoupledPhysics::advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight,
-                                     Real start_weight, const std::vector<Field>& start) {
-  scalars_.advance_stage(state, current_weight, previous_weight, start_weight, start);
+                                     Real start_weight, const std::vector<Field>& start, double t) {
+  scalars_.advance_stage(state, current_weight, previous_weight, start_weight, start, t);
 }
 
 void CoupledPhysics::force_bodies(const fields::FlowState& state, Real step_dt) {

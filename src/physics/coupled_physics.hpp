@@ -48,9 +48,10 @@ class CoupledPhysics {
   bool has_momentum_sources() const { return temperature_ >= 0 || volume_force_.active(); }
   /// Adds the buoyancy and the body force at time t to the momentum right-hand side (no-op without them).
   void add_momentum_sources(const fields::FaceVector& rhs, double t);
-  /// Advances the scalars by one stage from the stage-start velocity (ScalarTransport::advance_stage's weights).
+  /// Advances the scalars by one stage from the stage-start velocity (ScalarTransport::advance_stage's weights), their
+  /// sources taken at time t.
   void advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight, Real start_weight,
-                       const std::vector<Field>& start);
+                       const std::vector<Field>& start, double t);
   /// Direct forcing of the bodies on the predicted velocity; `step_dt` is the full step.
   void force_bodies(const fields::FlowState& state, Real step_dt);
   /// Appends the step's diagnostics to `record` (collective) and keeps the lift history.

@@ -1,9 +1,11 @@
 #include "physics/scalar_transport.hpp"
 
 #include "core/error.hpp"
+#include "physics/field_expression.hpp"
 #include "physics/scalar_initial.hpp"
 #include "physics/scalar_stencil.hpp"
 
+#include <string>
 #include <utility>
 
 namespace eddy::physics {
@@ -30,6 +32,7 @@ ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& co
     : grid_(grid),
       advection_(deck.numerics.advection),
       configs_(deck.scalars),
+      decomp_(decomp),
       constants_(deck.constants),
       comm_(context.comm()) {
   require(count() <= parallel::HaloExchange::max_fields,
@@ -39,6 +42,13 @@ ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& co
     rhs_current_.push_back(fields::make_field(scalar.name + "_rhs", grid.shape));
     rhs_previous_.push_back(fields::make_field(scalar.name + "_rhs_previous", grid.shape));
     boundaries_.emplace_back(scalar, decomp);
+    Source source;
+    if (scalar.source != "0") {
+      source.expression = std::make_unique<config::Expression>(scalar.source, deck.constants);
+      source.values = fields::make_field(scalar.name + "_source", grid.shape);
+      source.unsteady = source.expression->uses("t");
+    }
+    sources_.push_back(std::move(source));
   }
   if (!values_.empty()) {
     halo_ = std::make_unique<parallel::HaloExchange>(context, decomp, grid.shape, values_, 1, halo_transport);
@@ -72,20 +82,36 @@ void ScalarTransport::fill_ghosts() {
   for (int n = 0; n < count(); ++n) boundaries_[n].apply(values_[n], grid_.shape);
 }
 
-void ScalarTransport::compute_rhs(const fields::FlowState& state) {
+void ScalarTransport::compute_rhs(const fields::FlowState& state, double t) {
   for (int n = 0; n < count(); ++n) {
     operators::with_advection_scheme(advection_, [&](auto flux) {
       scalar_rhs<decltype(flux)>(values_[n], rhs_current_[n], state, configs_[n].diffusivity, grid_);
     });
+    add_source(n, t);
   }
 }
 
+void ScalarTransport::add_source(int n, double t) {
+  Source& source = sources_[n];
+  if (!source.expression) return;
+  if (!source.evaluated || (source.unsteady && t != source.evaluated_at)) {
+    fill_from_expression(*source.expression, "scalars[" + std::to_string(n) + "].source", decomp_, source.values,
+                         cell_centres, grid_.shape.ghost, comm_, t);
+    source.evaluated = true;
+    source.evaluated_at = t;
+  }
+  const Field rhs = rhs_current_[n], values = source.values;
+  Kokkos::parallel_for(
+      "physics::scalar_source", grid::owned_cells(grid_.shape),
+      KOKKOS_LAMBDA(int i, int j, int k) { rhs(i, j, k) += values(i, j, k); });
+}
+
 void ScalarTransport::advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight,
-                                    Real start_weight, const std::vector<Field>& start) {
+                                    Real start_weight, const std::vector<Field>& start, double t) {
   if (count() == 0) return;
   require(start_weight == 0 || static_cast<int>(start.size()) == count(),
           "scalar stage: a start weight needs every scalar's value at the step's start");
-  compute_rhs(state);
+  compute_rhs(state, t);
   const Real a = current_weight, b = previous_weight, s = start_weight, kept = 1 - start_weight;
   for (int n = 0; n < count(); ++n) {
     const Field c = values_[n], now = rhs_current_[n], before = rhs_previous_[n];

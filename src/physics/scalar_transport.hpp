@@ -36,22 +36,32 @@ class ScalarTransport {
 
   /// Sets the initial fields and fills their ghosts.
   void initialise(const grid::Decomposition& decomp);
-  /// One stage: R_k from the current velocity and scalars, c = (1 - s) c + a R_k + b R_{k-1} + s c_0 with c_0 from
-  /// `start` (one field per scalar, read where s is not 0), ghosts refilled; call before the velocity of the stage is
-  /// updated.
+  /// One stage: R_k from the current velocity and scalars (with their sources at time t), c = (1 - s) c + a R_k +
+  /// b R_{k-1} + s c_0 with c_0 from `start` (one field per scalar, read where s is not 0), ghosts refilled; call
+  /// before the velocity of the stage is updated.
   void advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight, Real start_weight,
-                     const std::vector<Field>& start);
+                     const std::vector<Field>& start, double t);
   /// Refills the ghosts: halo exchange, then the physical faces.
   void fill_ghosts();
 
  private:
-  void compute_rhs(const fields::FlowState& state);
+  // A scalar's source from its expression, evaluated at the cell centres once, or at each stage where it reads t.
+  struct Source {
+    std::unique_ptr<config::Expression> expression;  // none: no source
+    Field values;
+    bool unsteady = false, evaluated = false;
+    double evaluated_at = 0;
+  };
+  void compute_rhs(const fields::FlowState& state, double t);
+  void add_source(int n, double t);
 
   operators::StaggeredGrid grid_;
   config::AdvectionScheme advection_;
   std::vector<config::ScalarConfig> configs_;
+  grid::Decomposition decomp_;
   config::Constants constants_;  // for initial expressions
-  MPI_Comm comm_;                // the run's ranks
+  std::vector<Source> sources_;
+  MPI_Comm comm_;  // the run's ranks
   std::vector<Field> values_, rhs_current_, rhs_previous_;
   std::vector<ScalarBoundary> boundaries_;
   std::unique_ptr<parallel::HaloExchange> halo_;

@@ -278,7 +278,8 @@ struct Simulation::Impl {
     momentum.compute(
         state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
         [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs, sim_time + stage.time * dt); });
-    physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars());
+    physics.advance_scalars(state, weights.current, weights.previous, weights.start, start_scalars(),
+                            sim_time + stage.time * dt);
     if (momentum.finish(state, grid) && s == 0) momentum.hand_over_start_velocity(last_good, grid);
   }
 

@@ -84,7 +84,8 @@ TEST(ConfigExpressions, ConstantsMustBeNumbersWithNamesOfTheirOwn) {
   EXPECT_CONTAINS(load_error("constants: [1, 2]\n"), "constants (deck.yaml, line 1): expected a section of names");
 }
 
-// A scalar's initial field may be an expression too; its random perturbation then belongs in the expression.
+// A scalar's initial field and its source may be expressions too; the random perturbation then belongs in the
+// expression.
 TEST(ConfigExpressions, AScalarStartsFromAnExpression) {
   const std::string yaml =
       "constants: {dT: 2}\n"
@@ -92,13 +93,16 @@ TEST(ConfigExpressions, AScalarStartsFromAnExpression) {
       "physics: {rayleigh: 1.0e4, prandtl: 0.71}\n"
       "scalars:\n"
       "  - name: temperature\n"
-      "    initial: {type: expression, value: \"0.5 + dT*x*(1 - x)\"}\n";
+      "    initial: {type: expression, value: \"0.5 + dT*x*(1 - x)\"}\n"
+      "    source: \"dT*sin(t)*y\"\n";
   const auto deck = eddy::config::load_text(yaml, "deck.yaml");
   EXPECT_EQ(deck.scalars[0].initial.type, eddy::config::ScalarInitialType::expression);
   EXPECT_EQ(deck.scalars[0].initial.expression, "0.5 + dT*x*(1 - x)");
+  EXPECT_EQ(deck.scalars[0].source, "dT*sin(t)*y");
   EXPECT_EQ(eddy::config::load_text(eddy::config::to_yaml(deck), "deck.yaml"), deck);
   std::string bad = yaml;
   bad.replace(bad.find("\"}"), 2, "\", amplitude: 0.1}");
-  EXPECT_CONTAINS(load_error(bad), "scalars[0].initial.amplitude (deck.yaml, line 6): type expression takes its "
-                                   "perturbation in the value");
+  EXPECT_CONTAINS(load_error(bad),
+                  "scalars[0].initial.amplitude (deck.yaml, line 6): type expression takes its "
+                  "perturbation in the value");
 }

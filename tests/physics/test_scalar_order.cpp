@@ -85,3 +85,29 @@ TEST(ScalarTransport, UpwindFluxesConvergeAtFirstOrder) {
 }
 
 }  // namespace
+
+// A source cos(t) (scalars[].source) raises a uniform scalar in a periodic box at rest to c0 + sin(t), each stage's
+// source taken at its own time: the error at t = 1 falls eightfold when dt halves (third order).
+TEST(ScalarOrder, SourcesAreTakenAtEachStagesTime) {
+  double errors[2];
+  for (int n = 0; n < 2; ++n) {
+    auto deck = eddy::testing::periodic_box_deck(2, 8);
+    deck.physics.viscosity = 0.01;
+    eddy::config::ScalarConfig dye;
+    dye.name = "dye";
+    dye.diffusivity = 0.01;
+    dye.initial.value = 0.5;
+    dye.source = "cos(t)";
+    deck.scalars = {dye};
+    deck.time.adaptive = false;
+    deck.time.dt = n == 0 ? 0.1 : 0.05;
+    deck.time.end_time = 1;
+    eddy::parallel::Context context;
+    eddy::time::Simulation sim(deck, context, {"", true});
+    sim.advance(deck.time.max_steps);
+    const auto values = eddy::testing::gather(sim.scalar_fields().at(0).field, sim.decomposition(), 1);
+    errors[n] = std::abs(values(2, 6, 0) - (0.5 + std::sin(1.0)));
+  }
+  EXPECT_LT(errors[0], 1e-4);
+  EXPECT_GE(eddy::testing::observed_order(errors[0], errors[1]), 2.8) << errors[0] << " " << errors[1];
+}
