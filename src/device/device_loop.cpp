@@ -1,5 +1,8 @@
 #include "device/device_loop.hpp"
 
+#include "device/cuda_calls.hpp"
+#include "device/launch_graph.hpp"
+
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -8,18 +11,6 @@ namespace eddy::device {
 
 #if defined(EDDY_CONDITIONAL_GRAPHS)
 namespace {
-
-void check(cudaError_t result, const char* call) {
-  if (result != cudaSuccess) throw std::runtime_error(std::string(call) + " failed: " + cudaGetErrorString(result));
-}
-
-cudaStream_t compute_stream() { return Kokkos::DefaultExecutionSpace().cuda_stream(); }
-
-bool stream_captured() {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  check(cudaStreamIsCapturing(compute_stream(), &status), "cudaStreamIsCapturing");
-  return status != cudaStreamCaptureStatusNone;
-}
 
 // A graph of one conditional while node, run once at launch and then as long as the body sets the condition.
 cudaGraph_t while_graph(cudaGraphConditionalHandle& condition, cudaGraph_t& body) {
@@ -51,15 +42,6 @@ DeviceLoop::DeviceLoop(bool enabled) : enabled_(enabled), again_("device_loop::a
 DeviceLoop::DeviceLoop(bool) : enabled_(false), again_("device_loop::again") {}
 #endif
 
-DeviceLoop::~DeviceLoop() {
-#if defined(EDDY_CONDITIONAL_GRAPHS)
-  // A destructor cannot report failures; the graphs' work has been waited for by whoever read its results.
-  for (const auto& r : recordings_) {
-    if (r.graph != nullptr) (void)cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(r.graph));
-  }
-#endif
-}
-
 bool DeviceLoop::replays() const { return enabled_; }
 
 bool DeviceLoop::graphs_available() {
@@ -83,15 +65,8 @@ void DeviceLoop::run(const void* first, const void* second, int variant, bool re
                      const std::function<void(const LoopFlag&)>& body) {
   // Under a Kokkos tool (core/kernel_timer.hpp, a profiler) every kernel is launched, and seen, one by one.
   if (!enabled_ || !replayable || Kokkos::Tools::profileLibraryLoaded()) return loop_on_host(body);
-  Recording* found = nullptr;
-  for (auto& r : recordings_) {
-    if (r.first == first && r.second == second && r.variant == variant) found = &r;
-  }
-  if (found == nullptr) {
-    if (recordings_.size() >= max_recordings_) return loop_on_host(body);
-    recordings_.push_back({first, second, variant});
-    found = &recordings_.back();
-  }
+  GraphRecordings::Entry* found = recordings_.find(first, second, variant);
+  if (found == nullptr) return loop_on_host(body);
 #if defined(EDDY_CONDITIONAL_GRAPHS)
   if (found->graph != nullptr) {
     check(cudaGraphLaunch(static_cast<cudaGraphExec_t>(found->graph), compute_stream()), "cudaGraphLaunch");
@@ -101,9 +76,9 @@ void DeviceLoop::run(const void* first, const void* second, int variant, bool re
   if (found->calls++ == 0 || !record(*found, body)) loop_on_host(body);
 }
 
-bool DeviceLoop::record(Recording& recording, const std::function<void(const LoopFlag&)>& body) {
+bool DeviceLoop::record(GraphRecordings::Entry& recording, const std::function<void(const LoopFlag&)>& body) {
 #if defined(EDDY_CONDITIONAL_GRAPHS)
-  if (stream_captured()) return false;
+  if (LaunchGraph::recording()) return false;
   const cudaStream_t stream = compute_stream();
   std::string failure;
   cudaGraph_t graph = nullptr;

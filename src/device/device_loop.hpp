@@ -4,8 +4,9 @@
 // Kokkos tool watching), the loop is recorded once per key as a CUDA graph holding one conditional while node, and each
 // later run is one graph launch: the GPU repeats the body until a pass clears the flag. Elsewhere the host runs the
 // body and reads the flag after each pass; the passes, their order and their results are the same.
+#include "device/graph_recordings.hpp"
+
 #include <Kokkos_Core.hpp>
-#include <cstddef>
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
 #if CUDART_VERSION >= 12040
@@ -35,9 +36,6 @@ class DeviceLoop {
  public:
   /// `enabled`: record and replay loops as graphs where the build can; otherwise every run loops on the host.
   explicit DeviceLoop(bool enabled);
-  ~DeviceLoop();
-  DeviceLoop(const DeviceLoop&) = delete;
-  DeviceLoop& operator=(const DeviceLoop&) = delete;
 
   /// Runs `body` at least once and again while its last pass set the flag. The key (the addresses of the fields it
   /// works on and a variant of the work) names the recording; `replayable`: this body only enqueues stream work, the
@@ -50,20 +48,12 @@ class DeviceLoop {
   static bool graphs_available();
 
  private:
-  struct Recording {
-    const void* first = nullptr;
-    const void* second = nullptr;
-    int variant = 0;
-    int calls = 0;
-    void* graph = nullptr;  // the instantiated graph (cudaGraphExec_t)
-  };
-  static constexpr std::size_t max_recordings_ = 8;
   void loop_on_host(const std::function<void(const LoopFlag&)>& body);
-  bool record(Recording& recording, const std::function<void(const LoopFlag&)>& body);
+  bool record(GraphRecordings::Entry& recording, const std::function<void(const LoopFlag&)>& body);
 
   bool enabled_;
   Kokkos::View<int, Kokkos::DefaultExecutionSpace::memory_space> again_;
-  std::vector<Recording> recordings_;
+  GraphRecordings recordings_;
 };
 
 }  // namespace eddy::device
