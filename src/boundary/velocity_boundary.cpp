@@ -35,8 +35,9 @@ struct OutflowStep {
 };
 
 // Fills one physical face: the normal component on its boundary face, the tangential ones in the ghost layer.
-void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::FlowState& state, int components,
-                bool set_normal, const OutflowStep& outflow, Real inv_spacing) {
+void apply_face(const FaceRule& rule, const FaceValues& values, const ProfileGeometry& geo,
+                const fields::FlowState& state, int components, bool set_normal, const OutflowStep& outflow,
+                Real inv_spacing) {
   const fields::LocalShape& s = state.shape;
   const int a = rule.axis, g = s.ghost, n = s.cells[a];
   const int normal_face = rule.side == 0 ? g - 1 : g + n - 1;
@@ -51,6 +52,7 @@ void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::
   const Field start_u = outflow.start.u, start_v = outflow.start.v, start_w = outflow.start.w;
   const Real convective_step = outflow.stage_dt * rule.convective_velocity * inv_spacing;
   const Real blend = outflow.start_weight;
+  const int tangent_b = (a + 1) % 3, tangent_c = (a + 2) % 3;
   Kokkos::parallel_for(
       "boundary::velocity_face", grid::box(lo, hi), KOKKOS_LAMBDA(int i, int j, int k) {
         const Field component[3] = {u, v, w};
@@ -62,7 +64,9 @@ void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::
             if (!set_normal) continue;
             idx[a] = normal_face;
             Real value = 0;
-            if (rule.type == BoundaryType::inflow) {
+            if (rule.from_values && rule.type == BoundaryType::inflow) {
+              value = values(a, idx[tangent_b], idx[tangent_c]);
+            } else if (rule.type == BoundaryType::inflow) {
               value = rule.wall_velocity[a] * inflow_profile(rule, geo, idx);
             } else if (rule.type == BoundaryType::outflow) {
               int inner[3] = {idx[0], idx[1], idx[2]};
@@ -82,7 +86,9 @@ void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::
             const Real interior = f(idx[0], idx[1], idx[2]);
             idx[a] = ghost_cell;
             Real value = -interior;
-            if (rule.type == BoundaryType::moving_wall) {
+            if (rule.from_values) {
+              value = 2 * values(c, idx[tangent_b], idx[tangent_c]) - interior;
+            } else if (rule.type == BoundaryType::moving_wall) {
               value = 2 * rule.wall_velocity[c] - interior;
             } else if (rule.type == BoundaryType::free_slip || rule.type == BoundaryType::outflow) {
               value = interior;
@@ -96,8 +102,9 @@ void apply_face(const FaceRule& rule, const ProfileGeometry& geo, const fields::
 }  // namespace
 
 VelocityBoundary::VelocityBoundary(const config::BoundaryConfig& config, const grid::Decomposition& decomp,
-                                   const fields::LocalShape& shape)
+                                   const fields::LocalShape& shape, const config::Constants& constants)
     : decomp_(decomp), shape_(shape) {
+  for (int a = 0; a < 3; ++a) origin_[a] = decomp.global.origin[a];
   for (int a = 0; a < 3; ++a) {
     if (decomp.global.periodic[a]) continue;
     for (int side = 0; side < 2; ++side) {
@@ -113,8 +120,52 @@ VelocityBoundary::VelocityBoundary(const config::BoundaryConfig& config, const g
       rule.outflow = face.outflow;
       rule.parabolic = face.profile == config::InflowProfile::parabolic;
       for (int c = 0; c < 3; ++c) rule.wall_velocity[c] = face.velocity[c];
+      FaceExpressions given;
+      for (const auto& text : face.velocity_expressions) {
+        given.components.emplace_back(text, constants);
+        given.unsteady = given.unsteady || given.components.back().uses("t");
+      }
+      if (!given.components.empty()) {
+        rule.from_values = true;
+        given.values = FaceValues("boundary::face_values", 3, shape.extent((a + 1) % 3), shape.extent((a + 2) % 3));
+      }
       rules_.push_back(rule);
+      expressions_.push_back(std::move(given));
     }
+  }
+}
+
+void VelocityBoundary::evaluate(const FaceRule& rule, FaceExpressions& face, double t) const {
+  auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), face.values);
+  const int a = rule.axis, b = (a + 1) % 3, c = (a + 2) % 3, g = shape_.ghost;
+  const auto& global = decomp_.global;
+  for (int comp = 0; comp < static_cast<int>(face.components.size()); ++comp) {
+    for (int p = 0; p < static_cast<int>(host.extent(1)); ++p) {
+      for (int q = 0; q < static_cast<int>(host.extent(2)); ++q) {
+        int idx[3];
+        idx[b] = p;
+        idx[c] = q;
+        double x[3];
+        x[a] = origin_[a] + (rule.side == 0 ? 0.0 : global.length[a]);
+        for (const int t_axis : {b, c}) {
+          // Along the component's own axis its faces, elsewhere the cell centres.
+          const double shift = t_axis == comp ? 1.0 : 0.5;
+          x[t_axis] = origin_[t_axis] + (decomp_.offset[t_axis] + idx[t_axis] - g + shift) * global.spacing(t_axis);
+        }
+        host(comp, p, q) = face.components[comp](x[0], x[1], x[2], t);
+      }
+    }
+  }
+  Kokkos::deep_copy(face.values, host);
+  face.evaluated = true;
+  face.evaluated_at = t;
+}
+
+void VelocityBoundary::set_time(double t) {
+  for (std::size_t r = 0; r < rules_.size(); ++r) {
+    auto& face = expressions_[r];
+    if (face.components.empty() || (face.evaluated && (!face.unsteady || face.evaluated_at == t))) continue;
+    evaluate(rules_[r], face, t);
   }
 }
 
@@ -140,8 +191,11 @@ void VelocityBoundary::fill(const fields::FlowState& state, bool set_normal, Rea
   }
   geo.ghost = shape_.ghost;
   const int components = decomp_.global.dim == 3 ? 3 : 2;
-  for (const auto& rule : rules_) {
-    apply_face(rule, geo, state, components, set_normal, {stage_dt, start_weight, start},
+  for (std::size_t r = 0; r < rules_.size(); ++r) {
+    const auto& rule = rules_[r];
+    require(!rule.from_values || expressions_[r].evaluated,
+            "velocity boundary: a face given by expressions is applied before set_time evaluated it");
+    apply_face(rule, expressions_[r].values, geo, state, components, set_normal, {stage_dt, start_weight, start},
                1 / decomp_.global.spacing(rule.axis));
   }
 }

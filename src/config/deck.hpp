@@ -61,6 +61,9 @@ struct FaceBoundary {
   std::array<double, 3> velocity{0, 0, 0};  ///< wall velocity (moving_wall) or inflow velocity scale (inflow)
   InflowProfile profile = InflowProfile::uniform;
   OutflowType outflow = OutflowType::zero_gradient;
+  /// The velocity on the face as expressions of x, y, z, t and the constants, one per axis, in place of `velocity`
+  /// and `profile` (empty: those).
+  std::vector<std::string> velocity_expressions;
 
   bool operator==(const FaceBoundary&) const = default;
 };

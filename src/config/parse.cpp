@@ -19,6 +19,7 @@ class DeckReader : public YamlReader {
     Deck deck;
     if (root["name"]) deck.name = read_string(root["name"], "name");
     read_constants(root["constants"], deck.constants);
+    constants_ = deck.constants;
     read_domain(section(root, "domain"), deck.domain);
     dims_ = deck.domain.dimensions;
     read_physics(section(root, "physics"), deck);
@@ -73,6 +74,20 @@ class DeckReader : public YamlReader {
     }
   }
 
+  // True when a list holds an entry that is not a number: an expression (a number is one too).
+  static bool holds_expressions(const YAML::Node& list) {
+    if (!list.IsSequence()) return false;
+    for (const auto& entry : list) {
+      if (!entry.IsScalar()) return false;
+      try {
+        (void)entry.as<double>();
+      } catch (const YAML::Exception&) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   FaceBoundary read_face(const YAML::Node& node, const std::string& path) {
     FaceBoundary face;
     if (node.IsScalar()) {  // shorthand: `x_low: no_slip`
@@ -92,7 +107,14 @@ class DeckReader : public YamlReader {
     if (!moves && node["velocity"]) {
       fail(path + ".velocity", "applies only to moving_wall and inflow faces, not to " + type_name);
     }
-    if (node["velocity"]) {
+    if (node["velocity"] && holds_expressions(node["velocity"])) {
+      read_list<std::string>(node["velocity"], path + ".velocity", dims_, std::string("0"), "expressions");
+      for (int a = 0; a < dims_; ++a) {
+        face.velocity_expressions.push_back(
+            read_expression(node["velocity"][a], path + ".velocity[" + std::to_string(a) + "]", constants_));
+      }
+      if (node["profile"]) fail(path + ".profile", "a velocity given by expressions holds its own profile");
+    } else if (node["velocity"]) {
       face.velocity = read_list<double>(node["velocity"], path + ".velocity", dims_, 0.0, "numbers");
     }
     if (node["profile"]) {

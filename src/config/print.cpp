@@ -62,6 +62,11 @@ std::string boolean(bool value) { return value ? "true" : "false"; }
 
 std::string face_yaml(const FaceBoundary& face, int dims) {
   std::string text = "{type: " + to_string(face.type);
+  if (!face.velocity_expressions.empty()) {
+    text += ", velocity: [";
+    for (int a = 0; a < dims; ++a) text += (a ? ", " : "") + quoted(face.velocity_expressions[a]);
+    return text + "]}";
+  }
   if (face.type == BoundaryType::moving_wall || face.type == BoundaryType::inflow) {
     text += ", velocity: " + list(face.velocity, dims);
   }

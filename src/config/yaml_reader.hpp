@@ -164,6 +164,7 @@ class YamlReader {
  protected:
   SourceMap& where_;
   int dims_ = 2;
+  Constants constants_;  ///< the deck's constants, for the expressions read after them
 };
 
 }  // namespace eddy::config

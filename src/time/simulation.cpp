@@ -58,7 +58,7 @@ struct Simulation::Impl {
         reducer(context_in, plan.reductions),
         timers(deck_in.output.exact_phase_times),
         ghosts(context_in, decomp, state, deck_in.boundary, deck_in.domain.dimensions, plan.halo, plan.overlap,
-               deck_in.bodies.empty(), timers),
+               deck_in.bodies.empty(), timers, deck_in.constants),
         projection(deck_in, decomp, grid, context_in, reducer, plan, ghosts.boundary().corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid, plan.halo),
         momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency(),
@@ -140,6 +140,7 @@ struct Simulation::Impl {
   // Initial field, made divergence-free, and the first diagnostics (for the first step size).
   void initialise() {
     if (!options.restart.empty()) return restart_from_checkpoint();
+    ghosts.boundary().set_time(0);
     set_initial_velocity(deck, decomp, state, context.comm());
     ghosts.fill(state, true);
     solver::SolveRequest free_mean;
@@ -172,6 +173,7 @@ struct Simulation::Impl {
       }
     }();
     pressure_guess.restore(meta.warm_start, state.p);
+    ghosts.boundary().set_time(meta.time);
     // The solves read the ghosts of their guesses as they are (guesses combine pressures over every view point).
     projection.fill_pressure_ghosts(state.p);
     for (const auto& kept : pressure_guess.recorded_fields()) projection.fill_pressure_ghosts(kept.field);
@@ -234,6 +236,9 @@ struct Simulation::Impl {
     for (int s = 0; s < stages.count; ++s) {
       const Stage& stage = stages.stages[s];
       const Real stage_dt = start.dt * stage.alpha();
+      // The boundary data of the stage's velocity: at the time its result stands for, the next stage's or the step's
+      // end.
+      ghosts.boundary().set_time(sim_time + start.dt * (s + 1 < stages.count ? stages.stages[s + 1].time : 1.0));
       advance_velocity(s, start.dt);  // u* = u_k + dt (gamma R_k + zeta R_{k-1}) + beta (u_0 - u_k)
       const bool rhs_built = fill_stage_ghosts(stage, stage_dt);   // halo exchange, then boundary conditions
       force_bodies(stage, stage_dt);                               // immersed bodies, where the deck has any

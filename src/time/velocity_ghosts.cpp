@@ -22,12 +22,13 @@ parallel::RowEndImages velocity_row_ends_of(const parallel::HaloExchange& halo,
 
 VelocityGhosts::VelocityGhosts(parallel::Context& context, const grid::Decomposition& decomp,
                                const fields::FlowState& state, const config::BoundaryConfig& boundary, int dimensions,
-                               parallel::Transport transport, bool overlap, bool faces_after_stage, PhaseTimers& timers)
+                               parallel::Transport transport, bool overlap, bool faces_after_stage, PhaseTimers& timers,
+                               const config::Constants& constants)
     : dimensions_(dimensions),
       halo_(context, decomp, state.shape, velocity_fields(state, dimensions), 1, transport),
       overlap_ranges_(grid::overlap_ranges(decomp, state.shape, 1)),
       overlap_(overlap && halo_.bytes_per_exchange() > 0),
-      boundary_(boundary, decomp, state.shape),
+      boundary_(boundary, decomp, state.shape, constants),
       row_ends_(velocity_row_ends_of(halo_, boundary_.corrected_boundaries())),
       timers_(&timers),
       bound_u_(state.u.data()) {

@@ -27,7 +27,7 @@ class VelocityGhosts {
   /// projection follows a stage directly (no body forcing between them), `overlap` as parallel.overlap.
   VelocityGhosts(parallel::Context& context, const grid::Decomposition& decomp, const fields::FlowState& state,
                  const config::BoundaryConfig& boundary, int dimensions, parallel::Transport transport, bool overlap,
-                 bool faces_after_stage, PhaseTimers& timers);
+                 bool faces_after_stage, PhaseTimers& timers, const config::Constants& constants = {});
 
   /// Fills every ghost (and, with `normal_faces`, the boundary faces of stage weight `stage_dt`; else only the
   /// tangential ghosts); `row_ends_written`: the kernel that wrote the velocity wrote its rows' ends;

@@ -106,3 +106,29 @@ TEST(ConfigExpressions, AScalarStartsFromAnExpression) {
                   "scalars[0].initial.amplitude (deck.yaml, line 6): type expression takes its "
                   "perturbation in the value");
 }
+
+// A face velocity may be expressions (an inflow with its own profile, or varying in time; a wall moving along
+// itself); such a face takes no profile, and a moving wall's normal expression must be "0".
+TEST(ConfigExpressions, FaceVelocitiesFromExpressions) {
+  const std::string yaml =
+      "constants: {Um: 1.5}\n"
+      "domain: {cells: [16, 8], length: [2, 1]}\n"
+      "boundary:\n"
+      "  x_low: {type: inflow, velocity: [\"4*Um*y*(1 - y)*sin(pi*t/8)\", \"0\"]}\n"
+      "  x_high: {type: outflow}\n"
+      "  y_low: {type: moving_wall, velocity: [\"x*(2 - x)\", \"0\"]}\n"
+      "  y_high: {type: no_slip}\n";
+  const auto deck = eddy::config::load_text(yaml, "deck.yaml");
+  EXPECT_EQ(deck.boundary.faces[0].velocity_expressions.at(0), "4*Um*y*(1 - y)*sin(pi*t/8)");
+  EXPECT_EQ(deck.boundary.faces[2].velocity_expressions.at(0), "x*(2 - x)");
+  EXPECT_TRUE(deck.boundary.faces[3].velocity_expressions.empty());
+  EXPECT_EQ(eddy::config::load_text(eddy::config::to_yaml(deck), "deck.yaml"), deck);
+  std::string moving_normal = yaml;
+  moving_normal.replace(moving_normal.find("\"x*(2 - x)\", \"0\""), 16, "\"x*(2 - x)\", \"y\"");
+  EXPECT_CONTAINS(load_error(moving_normal), "boundary.y_low.velocity[1] (deck.yaml, line 6): got 'y'; allowed: \"0\"");
+  std::string profiled = yaml;
+  profiled.replace(profiled.find("\"0\"]}"), 5, "\"0\"], profile: parabolic}");
+  EXPECT_CONTAINS(load_error(profiled),
+                  "boundary.x_low.profile (deck.yaml, line 4): a velocity given by expressions "
+                  "holds its own profile");
+}

@@ -110,3 +110,55 @@ TEST(Poiseuille, ATimeDependentBodyForceIsTakenAtEachStagesTime) {
   EXPECT_LT(errors[0], 1e-4);
   EXPECT_GE(eddy::testing::observed_order(errors[0], errors[1]), 2.8) << errors[0] << " " << errors[1];
 }
+
+// An inflow given by an expression: the parabola "6*y*(1 - y)" gives the built-in parabolic profile's flow; a
+// time-dependent uniform inflow U(t) sets the whole channel (periodic across) to U at the end of every stage, so the
+// velocity at the end time is U(end).
+TEST(Poiseuille, AnInflowExpressionGivesTheBuiltInProfile) {
+  const auto channel = [](bool expression) {
+    eddy::config::Deck deck = eddy::testing::periodic_box_deck(2, 16);
+    deck.domain.cells = {32, 16, 1};
+    deck.domain.length = {2.0, 1.0, 1.0};
+    using eddy::config::BoundaryType;
+    deck.boundary.faces[0].type = BoundaryType::inflow;
+    if (expression) {
+      deck.boundary.faces[0].velocity_expressions = {"6*y*(1 - y)", "0"};
+    } else {
+      deck.boundary.faces[0].profile = eddy::config::InflowProfile::parabolic;
+      deck.boundary.faces[0].velocity = {1, 0, 0};
+    }
+    deck.boundary.faces[1].type = BoundaryType::outflow;
+    deck.boundary.faces[2].type = deck.boundary.faces[3].type = BoundaryType::no_slip;
+    deck.initial.type = eddy::config::InitialType::uniform;
+    deck.initial.velocity = {1, 0, 0};
+    deck.physics.viscosity = 0.1;
+    deck.time.end_time = 0.5;
+    eddy::parallel::Context context;
+    eddy::time::Simulation sim(deck, context, {"", true});
+    sim.advance(deck.time.max_steps);
+    return eddy::testing::gather(sim, 0);
+  };
+  EXPECT_LE(eddy::testing::max_difference(channel(true), channel(false)), 1e-13);
+}
+
+TEST(Poiseuille, ATimeDependentInflowHoldsAtEveryStagesEnd) {
+  eddy::config::Deck deck = eddy::testing::periodic_box_deck(2, 16);
+  deck.domain.length = {1.0, 1.0, 1.0};
+  using eddy::config::BoundaryType;
+  deck.boundary.faces[0].type = BoundaryType::inflow;
+  deck.boundary.faces[0].velocity_expressions = {"1 + 0.5*sin(2*t)", "0"};
+  deck.boundary.faces[1].type = BoundaryType::outflow;
+  deck.initial.type = eddy::config::InitialType::uniform;
+  deck.initial.velocity = {1, 0, 0};
+  deck.physics.viscosity = 0.01;
+  deck.time.end_time = 0.73;
+  eddy::parallel::Context context;
+  eddy::time::Simulation sim(deck, context, {"", true});
+  sim.advance(deck.time.max_steps);
+  ASSERT_NEAR(sim.time(), 0.73, 1e-12);
+  const auto u = eddy::testing::gather(sim, 0);
+  const double expected = 1 + 0.5 * std::sin(2 * 0.73);
+  for (int j = 0; j < 16; j += 5) {
+    for (int i = 0; i < 16; i += 5) EXPECT_NEAR(u(i, j, 0), expected, 1e-7) << i << " " << j;
+  }
+}
