@@ -86,13 +86,13 @@ class DeckChecker {
         const std::string path = "boundary." + std::string(face_names[2 * axis + side]) + ".velocity";
         const double normal = face.velocity[axis];
         if (!face.velocity_expressions.empty()) {
-          // Expressions may enter on part of the face and leave on the rest; a wall stays a wall.
+          // Expressions may enter on part of the face and leave on the rest, and faces given by them may close the
+          // domain (a flow through it, such as Kovasznay's); a wall stays a wall.
           if (face.type == BoundaryType::moving_wall) {
             require_value(face.velocity_expressions[axis] == "0", path + "[" + std::to_string(axis) + "]",
                           "'" + face.velocity_expressions[axis] + "'",
                           "\"0\" (a wall moves along itself; its normal velocity must be zero)");
           }
-          if (face.type == BoundaryType::inflow) inflow = true;
           continue;
         }
         if (face.type == BoundaryType::moving_wall) {

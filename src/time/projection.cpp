@@ -19,6 +19,12 @@ Projection::Projection(const config::Deck& deck, const grid::Decomposition& deco
   problem.solve_graphs = plan.solve_graphs;
   problem.coarse_team = plan.coarse_team;
   problem.timers = timers;
+  bool expressions = false, outflow = false;
+  for (const auto& face : deck.boundary.faces) {
+    expressions = expressions || !face.velocity_expressions.empty();
+    outflow = outflow || face.type == config::BoundaryType::outflow;
+  }
+  rhs_mean_free_ = !expressions || outflow;
   solver_ = solver::make_poisson_solver(deck.pressure, problem, context, reducer);
 }
 
@@ -31,9 +37,9 @@ void Projection::build_rhs_in(const fields::FlowState& state, Real weight, const
 }
 
 solver::PoissonStats Projection::solve(const fields::FlowState& state, solver::SolveRequest request) {
-  // No flux crosses the boundary of a domain without Dirichlet faces (the deck check refuses an inflow without an
-  // outflow), so the divergence sums to zero up to round-off.
-  request.rhs_mean_free = true;
+  // Without faces given by expressions, no net flux crosses the boundary of a domain without an outflow face (the deck
+  // check refuses an inflow without one), so the divergence sums to zero up to round-off.
+  request.rhs_mean_free = rhs_mean_free_;
   return solver_->solve(state.p, rhs_, request);
 }
 

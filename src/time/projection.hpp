@@ -49,6 +49,7 @@ class Projection {
  private:
   operators::StaggeredGrid grid_;
   operators::CorrectedBoundaries corrected_;
+  bool rhs_mean_free_ = true;  // false where faces given by expressions close the domain: their fluxes may not cancel
   Field rhs_;
   std::unique_ptr<solver::PoissonSolver> solver_;
 };
