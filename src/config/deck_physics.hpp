@@ -19,6 +19,7 @@ enum class ScalarBoundaryType { value, flux, adiabatic, periodic, inflow, outflo
 struct ScalarFace {
   ScalarBoundaryType type = ScalarBoundaryType::adiabatic;
   double value = 0;
+  std::string expression;  ///< `value` as an expression of x, y, z, t and the constants (empty: the number)
 
   bool operator==(const ScalarFace&) const = default;
 };

@@ -49,7 +49,19 @@ ScalarFace read_scalar_face(YamlReader& reader, const YAML::Node& node, const st
   if (!valued && node["value"]) {
     reader.fail(path + ".value", "applies only to value, flux and inflow faces, not to " + to_string(face.type));
   }
-  if (node["value"]) face.value = reader.read_number(node["value"], path + ".value");
+  if (node["value"]) {
+    bool number = node["value"].IsScalar();
+    try {
+      if (number) (void)node["value"].as<double>();
+    } catch (const YAML::Exception&) {
+      number = false;
+    }
+    if (number) {
+      face.value = reader.read_number(node["value"], path + ".value");
+    } else {
+      face.expression = reader.read_expression(node["value"], path + ".value", reader.constants());
+    }
+  }
   return face;
 }
 

@@ -29,7 +29,7 @@ std::string scalar_face_yaml(const ScalarFace& face) {
   std::string text = "{type: " + to_string(face.type);
   if (face.type == ScalarBoundaryType::value || face.type == ScalarBoundaryType::flux ||
       face.type == ScalarBoundaryType::inflow) {
-    text += ", value: " + format_real(face.value);
+    text += ", value: " + (face.expression.empty() ? format_real(face.value) : yaml_string(face.expression));
   }
   return text + "}";
 }

@@ -156,6 +156,8 @@ class YamlReader {
 
   /// Problem dimension, which sets the length of per-axis lists.
   int dimensions() const { return dims_; }
+  /// The deck's constants, once read (for expressions).
+  const Constants& constants() const { return constants_; }
   /// Records the line of a list entry or key that check_section does not see.
   void record_line(const std::string& path, const YAML::Node& node) {
     if (node.Mark().line >= 0) where_.record_line(path, node.Mark().line + 1);

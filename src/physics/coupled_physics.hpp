@@ -52,6 +52,8 @@ class CoupledPhysics {
   /// sources taken at time t.
   void advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight, Real start_weight,
                        const std::vector<Field>& start, double t);
+  /// The time of the boundary data given by expressions from now on (the end of the next stage, or the restart's).
+  void set_boundary_time(double t) { scalars_.set_boundary_time(t); }
   /// Direct forcing of the bodies on the predicted velocity; `step_dt` is the full step.
   void force_bodies(const fields::FlowState& state, Real step_dt);
   /// Appends the step's diagnostics to `record` (collective) and keeps the lift history.

@@ -41,7 +41,7 @@ ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& co
     values_.push_back(fields::make_field(scalar.name, grid.shape));
     rhs_current_.push_back(fields::make_field(scalar.name + "_rhs", grid.shape));
     rhs_previous_.push_back(fields::make_field(scalar.name + "_rhs_previous", grid.shape));
-    boundaries_.emplace_back(scalar, decomp);
+    boundaries_.emplace_back(scalar, decomp, grid.shape, deck.constants);
     Source source;
     if (scalar.source != "0") {
       source.expression = std::make_unique<config::Expression>(scalar.source, deck.constants);
@@ -68,7 +68,12 @@ int ScalarTransport::index_of(const std::string& name) const {
   return -1;
 }
 
+void ScalarTransport::set_boundary_time(double t) {
+  for (auto& boundary : boundaries_) boundary.set_time(t);
+}
+
 void ScalarTransport::initialise(const grid::Decomposition& decomp) {
+  set_boundary_time(0);
   for (int n = 0; n < count(); ++n) {
     set_initial_scalar(configs_[n], "scalars[" + std::to_string(n) + "]", constants_, decomp, values_[n],
                        grid_.shape.ghost, comm_);

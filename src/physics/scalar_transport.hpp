@@ -41,6 +41,8 @@ class ScalarTransport {
   /// before the velocity of the stage is updated.
   void advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight, Real start_weight,
                      const std::vector<Field>& start, double t);
+  /// The time of the face values given by expressions from now on (the end of the stage whose ghosts are filled next).
+  void set_boundary_time(double t);
   /// Refills the ghosts: halo exchange, then the physical faces.
   void fill_ghosts();
 

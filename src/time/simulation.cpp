@@ -174,6 +174,7 @@ struct Simulation::Impl {
     }();
     pressure_guess.restore(meta.warm_start, state.p);
     ghosts.boundary().set_time(meta.time);
+    physics.set_boundary_time(meta.time);
     // The solves read the ghosts of their guesses as they are (guesses combine pressures over every view point).
     projection.fill_pressure_ghosts(state.p);
     for (const auto& kept : pressure_guess.recorded_fields()) projection.fill_pressure_ghosts(kept.field);
@@ -238,7 +239,9 @@ struct Simulation::Impl {
       const Real stage_dt = start.dt * stage.alpha();
       // The boundary data of the stage's velocity: at the time its result stands for, the next stage's or the step's
       // end.
-      ghosts.boundary().set_time(sim_time + start.dt * (s + 1 < stages.count ? stages.stages[s + 1].time : 1.0));
+      const double stage_end = sim_time + start.dt * (s + 1 < stages.count ? stages.stages[s + 1].time : 1.0);
+      ghosts.boundary().set_time(stage_end);
+      physics.set_boundary_time(stage_end);
       advance_velocity(s, start.dt);  // u* = u_k + dt (gamma R_k + zeta R_{k-1}) + beta (u_0 - u_k)
       const bool rhs_built = fill_stage_ghosts(stage, stage_dt);   // halo exchange, then boundary conditions
       force_bodies(stage, stage_dt);                               // immersed bodies, where the deck has any

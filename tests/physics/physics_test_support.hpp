@@ -38,8 +38,8 @@ inline config::Deck heated_box_deck(int nx, int ny, double length_x, int axis, b
                                        ? config::ScalarBoundaryType::periodic
                                        : config::ScalarBoundaryType::adiabatic;
   }
-  temperature.boundary[2 * axis] = {config::ScalarBoundaryType::value, 1.0};
-  temperature.boundary[2 * axis + 1] = {config::ScalarBoundaryType::value, 0.0};
+  temperature.boundary[2 * axis] = {config::ScalarBoundaryType::value, 1.0, ""};
+  temperature.boundary[2 * axis + 1] = {config::ScalarBoundaryType::value, 0.0, ""};
   temperature.initial.type = config::ScalarInitialType::linear;
   temperature.initial.axis = axis;
   temperature.initial.low = 1;

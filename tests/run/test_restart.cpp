@@ -76,8 +76,8 @@ config::Deck heated_cavity_deck(const std::filesystem::path& dir, long long step
   dye.name = "dye";
   dye.diffusivity *= 0.5;
   dye.initial = {config::ScalarInitialType::random, 0.5, 1, 0, 0, 0.5, 7};
-  dye.boundary[0] = {config::ScalarBoundaryType::flux, 0.3};
-  dye.boundary[1] = {config::ScalarBoundaryType::adiabatic, 0};
+  dye.boundary[0] = {config::ScalarBoundaryType::flux, 0.3, ""};
+  dye.boundary[1] = {config::ScalarBoundaryType::adiabatic, 0, ""};
   deck.scalars.push_back(dye);
   return deck;
 }
