@@ -73,7 +73,12 @@ class VelocityBoundary {
   grid::Decomposition decomp_;
   fields::LocalShape shape_;
   // The expressions of a face and their values at its points.
+  // Move-only, so that a vector of them never instantiates the (missing) copy of an expression.
   struct FaceExpressions {
+    FaceExpressions() = default;
+    FaceExpressions(const FaceExpressions&) = delete;
+    FaceExpressions(FaceExpressions&&) = default;
+    FaceExpressions& operator=(FaceExpressions&&) = default;
     std::vector<config::Expression> components;  // empty: the face's numbers
     bool unsteady = false, evaluated = false;
     double evaluated_at = 0;

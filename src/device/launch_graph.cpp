@@ -1,19 +1,42 @@
 #include "device/launch_graph.hpp"
 
-#include "device/cuda_calls.hpp"
-
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
 
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
 namespace eddy::device {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+namespace {
+
+void check(cudaError_t result, const char* call) {
+  if (result != cudaSuccess) throw std::runtime_error(std::string(call) + " failed: " + cudaGetErrorString(result));
+}
+
+cudaStream_t compute_stream() { return Kokkos::DefaultExecutionSpace().cuda_stream(); }
+
+}  // namespace
+#endif
 
 #if defined(KOKKOS_ENABLE_CUDA)
 LaunchGraph::LaunchGraph(bool enabled) : enabled_(enabled) {}
 #else
 LaunchGraph::LaunchGraph(bool) : enabled_(false) {}
 #endif
+
+LaunchGraph::~LaunchGraph() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  // A destructor cannot report failures; the graphs' work has been waited for by whoever read its results.
+  for (const auto& r : recordings_) {
+    if (r.graph != nullptr) (void)cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(r.graph));
+  }
+#endif
+}
 
 bool LaunchGraph::recording() {
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -26,11 +49,17 @@ bool LaunchGraph::recording() {
 }
 
 void LaunchGraph::run(const void* first, const void* second, int variant, const std::function<void()>& enqueue) {
-  // Under a Kokkos tool (core/kernel_timer.hpp, a profiler) every kernel is launched, and seen, one by one. Inside a
-  // recording of a larger graph (device/device_loop.hpp) the work is enqueued into that one.
-  if (!enabled_ || Kokkos::Tools::profileLibraryLoaded() || recording()) return enqueue();
-  GraphRecordings::Entry* found = recordings_.find(first, second, variant);
-  if (found == nullptr) return enqueue();
+  // Under a Kokkos tool (core/kernel_timer.hpp, a profiler) every kernel is launched, and seen, one by one.
+  if (!enabled_ || Kokkos::Tools::profileLibraryLoaded()) return enqueue();
+  Recording* found = nullptr;
+  for (auto& r : recordings_) {
+    if (r.first == first && r.second == second && r.variant == variant) found = &r;
+  }
+  if (found == nullptr) {
+    if (recordings_.size() >= max_recordings_) return enqueue();
+    recordings_.push_back({first, second, variant});
+    found = &recordings_.back();
+  }
 #if defined(KOKKOS_ENABLE_CUDA)
   if (found->graph != nullptr) {
     check(cudaGraphLaunch(static_cast<cudaGraphExec_t>(found->graph), compute_stream()), "cudaGraphLaunch");
@@ -41,7 +70,7 @@ void LaunchGraph::run(const void* first, const void* second, int variant, const 
   record(*found, enqueue);
 }
 
-void LaunchGraph::record(GraphRecordings::Entry& recording, const std::function<void()>& enqueue) {
+void LaunchGraph::record(Recording& recording, const std::function<void()>& enqueue) {
 #if defined(KOKKOS_ENABLE_CUDA)
   const cudaStream_t stream = compute_stream();
   check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture");

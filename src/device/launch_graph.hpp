@@ -6,10 +6,10 @@
 // a recording failed (a warning says why), or while a Kokkos tool watches the kernels (core/kernel_timer.hpp, a
 // profiler), the call runs as it is.
 
-#include "device/graph_recordings.hpp"
-
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 #include <functional>
+#include <vector>
 
 namespace eddy::device {
 
@@ -17,6 +17,9 @@ class LaunchGraph {
  public:
   /// `enabled`: record and replay (CUDA builds only); otherwise every run() calls through.
   explicit LaunchGraph(bool enabled);
+  ~LaunchGraph();
+  LaunchGraph(const LaunchGraph&) = delete;
+  LaunchGraph& operator=(const LaunchGraph&) = delete;
 
   /// Runs `enqueue` for the key (the addresses of the fields it works on and a variant of the work): directly on the
   /// key's first call (which may still allocate), recorded and launched on its second, replayed from then on.
@@ -27,10 +30,18 @@ class LaunchGraph {
   static bool recording();
 
  private:
-  void record(GraphRecordings::Entry& recording, const std::function<void()>& enqueue);
+  struct Recording {
+    const void* first = nullptr;
+    const void* second = nullptr;
+    int variant = 0;
+    int calls = 0;
+    void* graph = nullptr;  // the instantiated graph (cudaGraphExec_t)
+  };
+  static constexpr std::size_t max_recordings_ = 8;
+  void record(Recording& recording, const std::function<void()>& enqueue);
 
   bool enabled_;
-  GraphRecordings recordings_;
+  std::vector<Recording> recordings_;
 };
 
 }  // namespace eddy::device

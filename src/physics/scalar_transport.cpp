@@ -24,6 +24,13 @@ void scalar_rhs(const Field& c, const Field& rhs, const fields::FlowState& state
       });
 }
 
+// rhs += source over the owned cells (a free function: nvcc needs device lambdas outside private members).
+void add_cellwise(const Field& rhs, const Field& source, const fields::LocalShape& shape) {
+  Kokkos::parallel_for(
+      "physics::scalar_source", grid::owned_cells(shape),
+      KOKKOS_LAMBDA(int i, int j, int k) { rhs(i, j, k) += source(i, j, k); });
+}
+
 }  // namespace
 
 ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& context,
@@ -105,10 +112,7 @@ void ScalarTransport::add_source(int n, double t) {
     source.evaluated = true;
     source.evaluated_at = t;
   }
-  const Field rhs = rhs_current_[n], values = source.values;
-  Kokkos::parallel_for(
-      "physics::scalar_source", grid::owned_cells(grid_.shape),
-      KOKKOS_LAMBDA(int i, int j, int k) { rhs(i, j, k) += values(i, j, k); });
+  add_cellwise(rhs_current_[n], source.values, grid_.shape);
 }
 
 void ScalarTransport::advance_stage(const fields::FlowState& state, Real current_weight, Real previous_weight,

@@ -98,15 +98,6 @@ struct Strides {
   }
 };
 
-/// Neighbour values read around a point of a field through its flat offsets (ColourStencil::relaxed's `at`).
-struct PointNeighbours {
-  const Real* centre;
-  Strides s;
-  KOKKOS_INLINE_FUNCTION Real operator()(int di, int dj, int dk) const {
-    return centre[di + dj * s.row + dk * s.plane];
-  }
-};
-
 /// The strides of `f`, checked to be those of every field of `same_shape`.
 inline Strides strides_of(Field f, std::initializer_list<Field> same_shape) {
   const Strides s{static_cast<int>(f.stride(1)), static_cast<long long>(f.stride(2))};

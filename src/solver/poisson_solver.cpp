@@ -2,7 +2,6 @@
 
 #include "core/error.hpp"
 #include "core/profile_region.hpp"
-#include "device/device_loop.hpp"
 #include "fields/shifted_copy.hpp"
 #include "solver/chebyshev.hpp"
 #include "solver/conjugate_gradient.hpp"
@@ -41,9 +40,7 @@ class CgSolver : public PoissonSolver {
     // The flexible (Polak-Ribiere) CG does not need a symmetric cycle, and the red-then-black post-smoothing
     // converges faster than the mirrored one (see Multigrid).
     if (multigrid_preconditioner) {
-      multigrid_ = std::make_unique<Multigrid>(top_level(problem), context, reducer, config, problem.halo_transport,
-                                               SweepForm::automatic, CycleLaunch::automatic,
-                                               problem.coarse_team ? CoarseSweep::one_team : CoarseSweep::by_levels);
+      multigrid_ = std::make_unique<Multigrid>(top_level(problem), context, reducer, config, problem.halo_transport);
     }
   }
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
@@ -59,43 +56,8 @@ class CgSolver : public PoissonSolver {
   std::unique_ptr<Multigrid> multigrid_;
 };
 
-// Where a stationary solve's loop leaves its decisions on the device: counters, the tolerance, and the residual of
-// every check.
-struct LoopRecord {
-  static constexpr int iterations = 0, checks = 1, tolerance = 2, converged = 3, phi_sum = 4, history = 5;
-};
-
-// Resets the loop's record for a solve to `tolerance`.
-void start_loop(Buffer record, Real tolerance) {
-  Kokkos::parallel_for(
-      "poisson::loop_start", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(int) {
-        record(LoopRecord::iterations) = 0;
-        record(LoopRecord::checks) = 0;
-        record(LoopRecord::tolerance) = tolerance;
-      });
-}
-
-// The check that ends a pass of `every` iterations: records the residual of `sums` and lets the loop go on while it
-// is above the tolerance and fewer than `passes` passes ran.
-void check_pass(Buffer record, Buffer sums, const device::LoopFlag& flag, int every, int passes) {
-  Kokkos::parallel_for(
-      "poisson::loop_check", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(int) {
-        const int checks = static_cast<int>(record(LoopRecord::checks)) + 1;
-        const Real residual = Kokkos::sqrt(sums(0));
-        const bool converged = residual <= record(LoopRecord::tolerance);
-        record(LoopRecord::iterations) += every;
-        record(LoopRecord::checks) = checks;
-        record(LoopRecord::converged) = converged ? 1 : 0;
-        record(LoopRecord::phi_sum) = sums(2);
-        record(LoopRecord::history + checks - 1) = residual;
-        flag.set(!converged && checks < passes);
-      });
-}
-
 // The stationary solvers (multigrid cycles, weighted Jacobi sweeps) share one loop: iterate, and every
-// `check_every` iterations measure the residual and decide on the device whether to go on
-// (device/device_loop.hpp), so that where the iterations only enqueue device work a whole solve replays as one graph
-// and the host waits once, for the result.
+// `check_every` iterations measure the residual on the host.
 class StationarySolver : public PoissonSolver {
  public:
   StationarySolver(const config::PoissonConfig& config, const PoissonProblem& problem, const parallel::Reducer& reducer)
@@ -103,9 +65,7 @@ class StationarySolver : public PoissonSolver {
         level_(top_level(problem)),
         reducer_(&reducer),
         b_(fields::make_field("poisson::b", problem.shape)),
-        sums_("poisson::sums", 3),
-        record_("poisson::loop_record", LoopRecord::history + stop_.max_iterations / stop_.check_every),
-        loop_(problem.solve_graphs) {}
+        sums_("poisson::sums", 3) {}
 
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
     ProfileRegion region("poisson::" + name());
@@ -127,10 +87,22 @@ class StationarySolver : public PoissonSolver {
     const Real tolerance = std::max(stop.rtol * stats.rhs_norm, stop.atol);
     stats.converged = stats.initial_residual <= tolerance;
     // Every measurement also sums phi: after the last iteration that sum pins the mean of the singular problem.
-    Real phi_sum = sums[2];
-    if (!stats.converged) phi_sum = iterate_to(tolerance, phi, b, stats);
-    if (!stats.converged && stats.iterations < stop.max_iterations) phi_sum = finish_on_host(tolerance, phi, b, stats);
+    bool phi_summed = true;
+    for (int it = 1; !stats.converged && it <= stop.max_iterations; ++it) {
+      iterate(phi, b);
+      stats.iterations = it;
+      phi_summed = false;
+      if (it % stop.check_every == 0 || it == stop.max_iterations) {
+        measure(phi, b);
+        sums = read_sums<3>(sums_);
+        stats.final_residual = std::sqrt(sums[0]);
+        stats.history.push_back(stats.final_residual);
+        stats.converged = stats.final_residual <= tolerance;
+        phi_summed = true;
+      }
+    }
     if (singular && (request.pin_mean || request.measure_mean)) {
+      const Real phi_sum = phi_summed ? sums[2] : global_sum(phi, level_, reducer);
       stats.solution_mean = phi_sum / level_.global_cells();
       if (request.pin_mean) subtract_constant(phi, stats.solution_mean);
     }
@@ -150,8 +122,6 @@ class StationarySolver : public PoissonSolver {
   virtual void iterate(Field phi, Field b) = 0;
   /// sums_ = ResidualSums of (phi, b) over all ranks; the ghosts of phi are valid.
   virtual void measure(Field phi, Field b) { residual_sums(phi, b, level_, sums_, *reducer_); }
-  /// True when iterate() and measure() only enqueue device work, the same each time (no host wait).
-  virtual bool enqueues_only() const = 0;
   virtual GhostFiller& ghosts() = 0;
 
   StopCriteria stop_;
@@ -159,43 +129,6 @@ class StationarySolver : public PoissonSolver {
   const parallel::Reducer* reducer_;
   Field b_;
   Buffer sums_;
-
- private:
-  // Passes of check_every iterations and a check, while the residual is above `tolerance` and a whole pass fits in
-  // max_iterations; returns the sum of phi the last check measured.
-  Real iterate_to(Real tolerance, Field phi, Field b, PoissonStats& stats) {
-    const int every = stop_.check_every;
-    const int passes = stop_.max_iterations / every;
-    if (passes == 0) return 0;
-    start_loop(record_, tolerance);
-    loop_.run(phi.data(), b.data(), every, enqueues_only() && !reducer_->blocks_host(),
-              [&](const device::LoopFlag& flag) {
-                for (int n = 0; n < every; ++n) iterate(phi, b);
-                measure(phi, b);
-                check_pass(record_, sums_, flag, every, passes);
-              });
-    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), record_);
-    const int checks = static_cast<int>(host(LoopRecord::checks));
-    for (int c = 0; c < checks; ++c) stats.history.push_back(host(LoopRecord::history + c));
-    stats.iterations = static_cast<int>(host(LoopRecord::iterations));
-    stats.final_residual = stats.history.back();
-    stats.converged = host(LoopRecord::converged) != 0;
-    return host(LoopRecord::phi_sum);
-  }
-
-  // The iterations past the last whole pass (max_iterations is not a multiple of check_every), then one check.
-  Real finish_on_host(Real tolerance, Field phi, Field b, PoissonStats& stats) {
-    for (; stats.iterations < stop_.max_iterations; ++stats.iterations) iterate(phi, b);
-    measure(phi, b);
-    const auto sums = read_sums<3>(sums_);
-    stats.final_residual = std::sqrt(sums[0]);
-    stats.history.push_back(stats.final_residual);
-    stats.converged = stats.final_residual <= tolerance;
-    return sums[2];
-  }
-
-  Buffer record_;
-  device::DeviceLoop loop_;
 };
 
 class MultigridSolver : public StationarySolver {
@@ -203,8 +136,7 @@ class MultigridSolver : public StationarySolver {
   MultigridSolver(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
                   const parallel::Reducer& reducer)
       : StationarySolver(config, problem, reducer),
-        multigrid_(top_level(problem), context, reducer, config, problem.halo_transport, SweepForm::automatic,
-                   CycleLaunch::automatic, problem.coarse_team ? CoarseSweep::one_team : CoarseSweep::by_levels),
+        multigrid_(top_level(problem), context, reducer, config, problem.halo_transport),
         all_ghosts_(context, top_level(problem), problem.halo_transport) {}
   std::string name() const override { return "multigrid"; }
   std::string hierarchy() const override { return multigrid_.describe(); }
@@ -224,7 +156,6 @@ class MultigridSolver : public StationarySolver {
     multigrid_.restrict_top(phi, b, sums_, *reducer_);
     restricted_ = multigrid_.restricts_first();
   }
-  bool enqueues_only() const override { return multigrid_.cycles_replayed(); }
   GhostFiller& ghosts() override { return multigrid_.top_ghosts(); }
   void complete_ghosts(Field phi) override {
     if (level_.decomp.global.dim == 2) all_ghosts_.fill(phi);
@@ -251,7 +182,6 @@ class JacobiSolver : public StationarySolver {
     jacobi_correct(phi, r_, level_, jacobi_solver_weight);
     ghosts_.fill(phi);
   }
-  bool enqueues_only() const override { return ghosts_.enqueues_only(); }
   GhostFiller& ghosts() override { return ghosts_; }
 
  private:

@@ -9,24 +9,6 @@
 
 namespace eddy::solver {
 
-/// Linear interpolation between cell centres two fine cells apart: the parent's weight and the partner's.
-inline constexpr Real parent_share = 0.75, partner_share = 0.25;
-
-/// The view index of the parent cell and the linear-interpolation partner along one axis of a fine cell.
-struct InterpolationAxis {
-  int parent, partner;
-  Real parent_weight, partner_weight;
-};
-
-/// The interpolation along one axis of the fine cell at view index `fine_index`, the level coarsened by `factor`.
-KOKKOS_INLINE_FUNCTION InterpolationAxis interpolation_axis(int fine_index, int fine_ghost, int coarse_ghost,
-                                                            int factor) {
-  const int local = fine_index - fine_ghost;
-  if (factor == 1) return {coarse_ghost + local, coarse_ghost + local, 1, 0};
-  const int parent = coarse_ghost + (local >> 1);  // a ghost (local -1 or n) maps onto a coarse ghost
-  return {parent, parent + ((local & 1) == 0 ? -1 : 1), parent_share, partner_share};
-}
-
 /// x += linear interpolation of the coarse correction (coarse ghosts valid, edges and corners included).
 void prolong_add(Field x, Field coarse_x, const PoissonLevel& fine, const PoissonLevel& coarse, const Int3& factor);
 

@@ -7,6 +7,15 @@
 namespace eddy::solver {
 namespace {
 
+// Neighbour values read around a point of a field through its flat offsets.
+struct PointNeighbours {
+  const Real* centre;
+  Strides s;
+  KOKKOS_INLINE_FUNCTION Real operator()(int di, int dj, int dk) const {
+    return centre[di + dj * s.row + dk * s.plane];
+  }
+};
+
 // Neighbour values of a second-colour cell on a shared face: from `x`, except across an odd periodic seam, where the
 // neighbour has the same colour and the colour passes read its value from before the sweep (`old`).
 struct FaceNeighbours {
