@@ -129,8 +129,6 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
                          {"no-overlap", "", true},
                          {"no-gather", "", true},
                          {"kernel-times", "", true},
-                         {"solve-graphs", "", true},
-                         {"coarse-team", "", true},
                          {"pair_planes", "8"}},
                         "step");
   if (print_usage_if_asked(options, context)) return 0;
@@ -168,8 +166,6 @@ int run_step_bench(const std::vector<std::string>& args, parallel::Context& cont
                                : taylor_green_deck(cells, n, max_steps, pressure, options.pair_planes(), out_dir);
   deck.parallel.overlap = !options.given("no-overlap");  // the halo exchange finished before the divergence
   deck.time.scheme = *scheme;
-  deck.tuning.solve_graphs = options.given("solve-graphs");  // tuning.solve_graphs
-  deck.tuning.coarse_team = options.given("coarse-team");    // tuning.coarse_team
   time::Simulation sim(deck, context, time::RunOptions{"", true});
   ExecSpace().fence("bench::setup");
   const double state_bytes = device::memory_in_use() - before;

@@ -192,12 +192,9 @@ enum class Hdf5Writes { automatic, collective, token_passing };
 struct TuningConfig {
   int pair_planes = 8;  ///< longest column of cell pairs a GPU thread marches in the stencil loops (even, 2..1024)
   Hdf5Writes hdf5_writes = Hdf5Writes::automatic;  ///< collective with parallel HDF5, else token passing
-  bool solve_graphs = false;  ///< each multigrid or Jacobi pressure solve replayed as one CUDA graph (GPUs)
-  bool coarse_team = false;   ///< the coarse multigrid levels swept by one team in one kernel (one rank)
 
   /// The keys of the deck section `tuning`.
-  static constexpr std::array<std::string_view, 4> deck_keys{"pair_planes", "hdf5_writes", "solve_graphs",
-                                                             "coarse_team"};
+  static constexpr std::array<std::string_view, 2> deck_keys{"pair_planes", "hdf5_writes"};
 
   bool operator==(const TuningConfig&) const = default;
 };

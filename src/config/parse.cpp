@@ -300,8 +300,6 @@ class DeckReader : public YamlReader {
       }
     }
     if (node["hdf5_writes"]) tuning.hdf5_writes = read_enum<Hdf5Writes>(node["hdf5_writes"], "tuning.hdf5_writes");
-    if (node["solve_graphs"]) tuning.solve_graphs = read_bool(node["solve_graphs"], "tuning.solve_graphs");
-    if (node["coarse_team"]) tuning.coarse_team = read_bool(node["coarse_team"], "tuning.coarse_team");
   }
 };
 

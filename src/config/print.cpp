@@ -168,9 +168,7 @@ std::string to_yaml(const Deck& deck) {
       << "  overlap: " << boolean(parallel.overlap) << "\n";
   out << "tuning:\n"
       << "  pair_planes: " << deck.tuning.pair_planes << "\n"
-      << "  hdf5_writes: " << to_string(deck.tuning.hdf5_writes) << "\n"
-      << "  solve_graphs: " << boolean(deck.tuning.solve_graphs) << "\n"
-      << "  coarse_team: " << boolean(deck.tuning.coarse_team) << "\n";
+      << "  hdf5_writes: " << to_string(deck.tuning.hdf5_writes) << "\n";
   out << scalars_and_bodies_yaml(deck);
   return out.str();
 }

@@ -30,8 +30,6 @@ class DenseCoarseSolver {
   void solve(Field x, Field b);
   /// True when the solve only enqueues device work (one rank, or the gather through NCCL).
   bool on_device() const { return ranks_ == 1 || !reducer_->blocks_host(); }
-  /// The rows of the inverse for this rank's owned cells (x fastest); on one rank the columns are those cells too.
-  const DeviceInverse& inverse() const { return inverse_; }
 
  private:
   PoissonLevel level_;

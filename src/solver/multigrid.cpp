@@ -8,7 +8,6 @@
 #include "solver/prolongation.hpp"
 #include "solver/red_black.hpp"
 #include "solver/restriction.hpp"
-#include "solver/team_levels.hpp"
 
 #include <algorithm>
 
@@ -55,7 +54,7 @@ CoarseVisits coarse_visits(config::CycleType type) {
 
 Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
                      const config::PoissonConfig& config, parallel::Transport halo_transport, SweepForm sweeps,
-                     CycleLaunch launch, CoarseSweep coarse)
+                     CycleLaunch launch)
     : config_(config) {
   const bool polynomial = config.smoother != config::SmootherType::red_black_gauss_seidel;
   const bool chebyshev = config.smoother == config::SmootherType::chebyshev;
@@ -68,8 +67,6 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   const long long bottom_cells = dense_bottom_cells;
   const long long gather_below = gather_cells;
 #endif
-  const bool team_candidate =
-      coarse == CoarseSweep::one_team && ranks == 1 && !polynomial && config.cycle != config::CycleType::w;
   bool gathered = false;
   PoissonLevel geometry = top;
   while (true) {
@@ -111,18 +108,6 @@ Multigrid::Multigrid(const PoissonLevel& top, parallel::Context& context, const 
   } else {
     bottom_ = std::make_unique<ConjugateGradient>(bottom, context, reducer, halo_transport, false);
   }
-  if (team_candidate && dense_bottom_) {
-    std::vector<PoissonLevel> geometries;
-    for (const auto& l : levels_) geometries.push_back(l.geometry);
-    const int first = TeamLevels::first_level(geometries);
-    if (first < level_count()) {
-      std::vector<Int3> factors;
-      for (int l = first; l < level_count(); ++l) factors.push_back(levels_[l].factor);
-      geometries.erase(geometries.begin(), geometries.begin() + first);
-      team_ = std::make_unique<TeamLevels>(geometries, factors, *dense_bottom_, config);
-      team_level_ = first;
-    }
-  }
   // A device bottom solve: the cycle is stream work only where its exchanges are too (exchanges_enqueue_only).
   const bool device_only = gathered_ ? gathered_->on_device() : dense_bottom_ && dense_bottom_->on_device();
   graph_ = std::make_unique<device::LaunchGraph>(launch == CycleLaunch::automatic && device_only);
@@ -144,7 +129,6 @@ std::string Multigrid::describe() const {
   std::string text = levels == 1 ? "1 level of " + cells(coarsest_cells())
                                  : std::to_string(levels) + " levels to " + cells(coarsest_cells());
   if (gathered_) text += ", cycled whole on every rank from " + cells(levels_.back().geometry.decomp.global.cells);
-  if (team_) text += ", one kernel from " + cells(levels_[team_level_].geometry.decomp.global.cells);
   return text;
 }
 
@@ -187,7 +171,6 @@ void Multigrid::apply(Field z, Field r) {
 }
 
 void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool restricted, bool from_zero) {
-  if (team_ && l == team_level_ && type == config::CycleType::v) return team_->cycle(x, b, from_zero);
   if (l + 1 == level_count()) {
     if (gathered_) {
       gathered_->cycle(x, b, type, from_zero);
@@ -207,10 +190,9 @@ void Multigrid::visit(int l, Field x, Field b, config::CycleType type, bool rest
     current = smooth(l, x, x, b, false, false);
     restrict_residual(coarse.b, current, b, fine.geometry, coarse.geometry, fine.factor);
   }
-  // A gathered level overwrites its x, ghosts included, from the whole level's; a team cycle starts from zero itself.
+  // A gathered level overwrites its x, ghosts included, from the whole level's.
+  if (!gathered_ || l + 2 < level_count()) Kokkos::deep_copy(ExecSpace(), coarse.x, Real(0));
   const auto visits = coarse_visits(type);
-  const bool team_next = team_ && l + 1 == team_level_ && visits.type[0] == config::CycleType::v;
-  if (!team_next && (!gathered_ || l + 2 < level_count())) Kokkos::deep_copy(ExecSpace(), coarse.x, Real(0));
   for (int v = 0; v < visits.count; ++v) visit(l + 1, coarse.x, coarse.b, visits.type[v], false, v == 0);
   prolong_add(current, coarse.x, fine.geometry, coarse.geometry, fine.factor);
   if (config_.smoother != config::SmootherType::red_black_gauss_seidel || config_.post_smooth == 0) {

@@ -39,18 +39,12 @@ namespace eddy::solver {
 /// elsewhere; `fused` takes it wherever it fits. The iterates agree to round-off.
 enum class SweepForm { automatic, colour_passes, fused };
 
-/// Who sweeps the coarse levels of V- and F-cycles: `by_levels` launches every level's kernels; `one_team` takes one
-/// team in one kernel (solver/team_levels.hpp) from the first level where the levels below qualify (one rank), which
-/// on GPUs saves the levels' kernel launches (tuning.coarse_team). The iterates agree to round-off.
-enum class CoarseSweep { by_levels, one_team };
-
 /// How a cycle reaches the GPU: `automatic` replays it as a CUDA graph where its exchanges and bottom solve are device
 /// work only (one GPU, or peer links and NCCL), `kernel_by_kernel` launches every kernel from the host; the iterates
 /// are the same.
 enum class CycleLaunch { automatic, kernel_by_kernel };
 
 class GatheredLevels;
-class TeamLevels;
 
 class Multigrid : public Preconditioner {
  public:
@@ -58,8 +52,7 @@ class Multigrid : public Preconditioner {
   /// then black, which converges faster than a symmetric cycle, alone and as the flexible-CG preconditioner.
   Multigrid(const PoissonLevel& top, parallel::Context& context, const parallel::Reducer& reducer,
             const config::PoissonConfig& config, parallel::Transport halo_transport,
-            SweepForm sweeps = SweepForm::automatic, CycleLaunch launch = CycleLaunch::automatic,
-            CoarseSweep coarse = CoarseSweep::by_levels);
+            SweepForm sweeps = SweepForm::automatic, CycleLaunch launch = CycleLaunch::automatic);
   ~Multigrid() override;
   /// One cycle for L(x) = b on the top level, from x as given; the ghosts of x are valid on entry and on exit.
   /// `top_restricted`: restrict_top(x, b, ...) ran last, and the cycle starts from the residual it restricted.
@@ -100,8 +93,6 @@ class Multigrid : public Preconditioner {
   Int3 coarsest_cells() const;
   /// True when cycles replay as a CUDA graph.
   bool cycles_replayed() const;
-  /// The first level that one team sweeps to the bottom in V-cycles; level_count() where none is.
-  int team_level() const { return team_ ? team_level_ : level_count(); }
 
  private:
   struct Level {
@@ -127,8 +118,6 @@ class Multigrid : public Preconditioner {
   std::unique_ptr<DenseCoarseSolver> dense_bottom_;
   std::unique_ptr<ConjugateGradient> bottom_;
   std::unique_ptr<GatheredLevels> gathered_;
-  std::unique_ptr<TeamLevels> team_;
-  int team_level_ = 0;
   std::unique_ptr<device::LaunchGraph> graph_;
   CheckPartials check_partials_;  // restrict_top's partial sums, allocated on its first call (check_partial_count)
   config::PoissonConfig config_;

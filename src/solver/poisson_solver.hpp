@@ -30,11 +30,6 @@ struct PoissonProblem {
   Real3 spacing{1, 1, 1};
   std::array<PressureBoundary, 6> faces{};                        ///< x_low, x_high, y_low, y_high, z_low, z_high
   parallel::Transport halo_transport = parallel::Transport::mpi;  ///< the run's (time/tuning_plan.hpp)
-  /// Multigrid and Jacobi solves replayed whole as one CUDA graph, their convergence decided on the GPU, where their
-  /// iterations only enqueue device work (tuning.solve_graphs).
-  bool solve_graphs = false;
-  /// Multigrid's coarse levels swept by one team in one kernel where they qualify (tuning.coarse_team).
-  bool coarse_team = false;
   /// The run's phase timers: the solver charges its halo exchanges and reductions to poisson_halo and
   /// poisson_reduction (nullptr: not timed).
   PhaseTimers* timers = nullptr;

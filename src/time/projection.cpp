@@ -16,8 +16,6 @@ Projection::Projection(const config::Deck& deck, const grid::Decomposition& deco
   problem.spacing = grid.spacing;
   problem.faces = solver::pressure_boundaries(deck.boundary, deck.domain.dimensions);
   problem.halo_transport = plan.halo;
-  problem.solve_graphs = plan.solve_graphs;
-  problem.coarse_team = plan.coarse_team;
   problem.timers = timers;
   bool expressions = false, outflow = false;
   for (const auto& face : deck.boundary.faces) {

@@ -17,9 +17,9 @@ namespace eddy::time {
 
 class Projection {
  public:
-  /// Builds the Poisson solver of the deck for this block as the run's `plan` says (its halo transport, graphs and
-  /// coarse sweeps); `corrected` lists the outflow faces the gradient moves; the solver charges its communication to
-  /// `timers` (if given).
+  /// Builds the Poisson solver of the deck for this block, its halos over the transport of the run's `plan`;
+  /// `corrected` lists the outflow faces the gradient moves; the solver charges its communication to `timers` (if
+  /// given).
   Projection(const config::Deck& deck, const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
              parallel::Context& context, const parallel::Reducer& reducer, const TuningPlan& plan,
              const operators::CorrectedBoundaries& corrected, PhaseTimers* timers = nullptr);

@@ -1,7 +1,5 @@
 #include "time/tuning_plan.hpp"
 
-#include "device/device_loop.hpp"
-
 namespace eddy::time {
 namespace {
 
@@ -25,8 +23,7 @@ std::string write_mode_name(io::WriteMode mode) {
 std::string TuningPlan::describe() const {
   return "halo " + parallel::to_string(halo) + ", reductions " + parallel::to_string(reductions) + ", overlap " +
          (overlap ? "on" : "off") + ", pair columns of " + std::to_string(pair_planes) + " planes, HDF5 " +
-         write_mode_name(hdf5_writes) + (solve_graphs ? ", pressure solves as graphs" : "") +
-         (coarse_team ? ", coarse levels in one team" : "") + "; " + kernel_forms;
+         write_mode_name(hdf5_writes) + "; " + kernel_forms;
 }
 
 io::JsonObject TuningPlan::json() const {
@@ -36,8 +33,6 @@ io::JsonObject TuningPlan::json() const {
       .set("overlap", overlap)
       .set("pair_planes", pair_planes)
       .set("hdf5_writes", write_mode_name(hdf5_writes))
-      .set("solve_graphs", solve_graphs)
-      .set("coarse_team", coarse_team)
       .set("kernel_forms", kernel_forms);
   return plan;
 }
@@ -50,9 +45,6 @@ TuningPlan make_tuning_plan(const config::Deck& deck, const parallel::Context& c
   plan.overlap = deck.parallel.overlap;
   plan.pair_planes = deck.tuning.pair_planes;
   plan.hdf5_writes = io::write_mode(deck.tuning.hdf5_writes);
-  // Solves replay as graphs only where the build can record a loop on the GPU.
-  plan.solve_graphs = deck.tuning.solve_graphs && device::DeviceLoop::graphs_available();
-  plan.coarse_team = deck.tuning.coarse_team;
   plan.kernel_forms = kernel_forms_of_this_build();
   return plan;
 }

@@ -21,8 +21,6 @@ struct TuningPlan {
   bool overlap = true;                                        ///< parallel.overlap
   int pair_planes = 8;                                        ///< tuning.pair_planes (GPU stencil loops)
   io::WriteMode hdf5_writes = io::WriteMode::token_passing;   ///< tuning.hdf5_writes, resolved
-  bool solve_graphs = false;                                  ///< tuning.solve_graphs, where the build can
-  bool coarse_team = false;                                   ///< tuning.coarse_team
   std::string kernel_forms;                                   ///< how the kernel families run on this build
 
   /// The plan in one line for the start-up block.

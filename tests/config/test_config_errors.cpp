@@ -65,7 +65,6 @@ TEST(ConfigErrors, OutOfRangeValues) {
   }
   EXPECT_CONTAINS(load_error("tuning:\n  hdf5_writes: fast\n"),
                   "tuning.hdf5_writes (deck.yaml, line 2): got 'fast'; allowed: auto, collective, token_passing");
-  EXPECT_CONTAINS(load_error("tuning: {solve_graphs: sometimes}\n"), "tuning.solve_graphs (deck.yaml, line 1)");
   EXPECT_CONTAINS(load_error("time: {cfl: 0}\n"), "time.cfl (deck.yaml, line 1): got 0");
   EXPECT_CONTAINS(load_error("time: {dt: -1}\n"), "time.dt (deck.yaml, line 1): got -1; allowed: > 0");
   EXPECT_CONTAINS(load_error("pressure: {rtol: 2}\n"), "pressure.rtol (deck.yaml, line 1): got 2");

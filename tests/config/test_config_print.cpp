@@ -29,7 +29,7 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
       " interval_time: 0, fields: [q_criterion, velocity], checkpoint_interval_steps: 100, keep_checkpoints: 1,"
       " log_interval: 1, exact_phase_times: false}\n"
       "parallel: {process_grid: [2, 0, 1], halo_backend: nccl, reduction_backend: mpi, overlap: false}\n"
-      "tuning: {pair_planes: 4, hdf5_writes: token_passing, solve_graphs: true, coarse_team: true}\n";
+      "tuning: {pair_planes: 4, hdf5_writes: token_passing}\n";
   const Deck deck = load_text(yaml, "t");
   EXPECT_EQ(deck.output.directory, "runs/with space/\"quoted\" \\\\ dir");
   EXPECT_EQ(deck.boundary.faces[4].type, BoundaryType::periodic);
@@ -40,8 +40,6 @@ TEST(ConfigPrint, NonDefaultDeckRoundTrips) {
   EXPECT_FALSE(deck.pressure.gather_coarse_levels);
   EXPECT_EQ(deck.tuning.pair_planes, 4);
   EXPECT_EQ(deck.tuning.hdf5_writes, Hdf5Writes::token_passing);
-  EXPECT_TRUE(deck.tuning.solve_graphs);
-  EXPECT_TRUE(deck.tuning.coarse_team);
   EXPECT_CONTAINS(printed, "x_low: {type: inflow, velocity: [0.7, 0.1, 0], profile: parabolic}");
 }
 
