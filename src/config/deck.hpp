@@ -214,6 +214,7 @@ struct Deck {
   TuningConfig tuning;
   std::vector<ScalarConfig> scalars;                      ///< transported scalars (deck section `scalars`)
   std::vector<BodyConfig> bodies;                         ///< immersed solid bodies (deck section `bodies`)
+  std::vector<ProbeConfig> probes;                        ///< points sampled every step (deck section `probes`)
   std::vector<std::pair<std::string, double>> constants;  ///< deck section `constants`, for expressions
   std::string source;  ///< where the deck came from (a path, or "<embedded default>")
 

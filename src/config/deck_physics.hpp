@@ -70,4 +70,13 @@ struct BodyConfig {
   bool operator==(const BodyConfig&) const = default;
 };
 
+/// A point where every step records the velocity, the pressure and the scalars (deck section `probes`), interpolated
+/// from the grid; on or inside a body, extrapolated from the fluid along the surface normal.
+struct ProbeConfig {
+  std::string name = "probe";
+  std::array<double, 3> at{0, 0, 0};
+
+  bool operator==(const ProbeConfig&) const = default;
+};
+
 }  // namespace eddy::config

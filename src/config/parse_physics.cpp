@@ -224,6 +224,20 @@ void read_coupled_physics(YamlReader& reader, const YAML::Node& root, Deck& deck
   }
   const YAML::Node physics = root["physics"] ? root["physics"] : YAML::Node(YAML::NodeType::Map);
   read_buoyancy(reader, physics, deck);
+  if (const YAML::Node probes = root["probes"]) {
+    if (!probes.IsSequence()) reader.fail("probes", "expected a list of probes, got " + describe(probes));
+    for (std::size_t n = 0; n < probes.size(); ++n) {
+      const std::string path = "probes[" + std::to_string(n) + "]";
+      reader.record_line(path, probes[n]);
+      reader.check_section(probes[n], path);
+      ProbeConfig probe;
+      if (!probes[n]["name"]) reader.fail(path + ".name", "missing: every probe needs a name (it labels its columns)");
+      probe.name = reader.read_string(probes[n]["name"], path + ".name");
+      if (!probes[n]["at"]) reader.fail(path + ".at", "missing: the point to sample");
+      probe.at = reader.read_list<double>(probes[n]["at"], path + ".at", reader.dimensions(), 0.0, "numbers");
+      deck.probes.push_back(probe);
+    }
+  }
   if (const YAML::Node bodies = root["bodies"]) {
     if (!bodies.IsSequence()) reader.fail("bodies", "expected a list of bodies, got " + describe(bodies));
     for (std::size_t n = 0; n < bodies.size(); ++n) {

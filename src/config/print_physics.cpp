@@ -90,6 +90,10 @@ std::string scalars_and_bodies_yaml(const Deck& deck) {
         << "    reference_length: " << format_real(body.reference_length) << "\n";
     if (dims == 3) out << "    reference_area: " << format_real(body.reference_area) << "\n";
   }
+  if (!deck.probes.empty()) out << "probes:\n";
+  for (const auto& probe : deck.probes) {
+    out << "  - {name: " << text_value(probe.name) << ", at: " << numbers(probe.at, dims) << "}\n";
+  }
   return out.str();
 }
 

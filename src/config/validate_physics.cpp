@@ -21,6 +21,7 @@ class PhysicsChecker {
     for (std::size_t n = 0; n < deck_.scalars.size(); ++n) check_scalar(n);
     check_buoyancy();
     for (std::size_t n = 0; n < deck_.bodies.size(); ++n) check_body(n);
+    for (std::size_t n = 0; n < deck_.probes.size(); ++n) check_probe(n);
   }
 
  private:
@@ -110,6 +111,20 @@ class PhysicsChecker {
                  ">= 0 (0 = the diameter)");
     require_real(body.reference_area >= 0, path + ".reference_area", body.reference_area,
                  ">= 0 (0 = the frontal area)");
+  }
+
+  void check_probe(std::size_t n) {
+    const auto& probe = deck_.probes[n];
+    const std::string path = "probes[" + std::to_string(n) + "]";
+    require_name(probe.name, path + ".name");
+    for (std::size_t m = 0; m < n; ++m) {
+      if (deck_.probes[m].name == probe.name) fail(path + ".name", "'" + probe.name + "' is listed twice");
+    }
+    for (int a = 0; a < deck_.domain.dimensions; ++a) {
+      const double low = deck_.domain.origin[a], high = low + deck_.domain.length[a];
+      require_real(probe.at[a] >= low && probe.at[a] <= high, path + ".at[" + std::to_string(a) + "]", probe.at[a],
+                   "inside the domain [" + format_real(low) + ", " + format_real(high) + "]");
+    }
   }
 
   const Deck& deck_;

@@ -42,7 +42,9 @@ Attributes dataset_attributes(const std::string& array, bool three_d) {
     units = "1/T^2";
   } else if (array == solid_array) {
     description = "fraction of the cell inside an immersed body (0 fluid, 1 solid), from " +
-                  std::to_string(physics::solid_samples) + " samples per axis; the pressure is NaN where it is 1";
+                  std::to_string(physics::solid_samples) +
+                  " samples per axis; the pressure is NaN in the cells whose every face the forcing sets (inside "
+                  "the body and along its surface)";
     units = "1";
   } else {
     description = "transported scalar '" + array + "'";
@@ -82,6 +84,7 @@ FieldWriter::FieldWriter(const config::Deck& deck, const grid::Decomposition& de
     solid_host_ = decltype(solid_host_)("io::solid", n[0], n[1], n[2]);
     const auto fractions = physics::solid_fractions(deck, decomp);
     std::copy(fractions.begin(), fractions.end(), solid_host_.data());
+    forced_cells_ = physics::forced_cells(deck, decomp);
   }
   const auto& g = decomp.global;
   xdmf_grid_ = {g.cells, g.origin, {g.spacing(0), g.spacing(1), g.spacing(2)}};
@@ -134,11 +137,10 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, const s
   Kokkos::deep_copy(vorticity_host_, cells_.vorticity);
   Kokkos::deep_copy(q_criterion_host_, cells_.q_criterion);
   stage_scalars(scalars, state.shape.ghost);
-  // Inside a body the pressure is the forcing's, not the flow's: left out as NaN (ParaView and NumPy skip it).
-  if (solid_host_.is_allocated()) {
-    for (std::size_t n = 0; n < solid_host_.span(); ++n) {
-      if (solid_host_.data()[n] >= 1) pressure_host_.data()[n] = std::numeric_limits<Real>::quiet_NaN();
-    }
+  // Where the forcing sets every face of a cell, its pressure is the forcing's, not the flow's: left out as NaN
+  // (ParaView and NumPy skip it).
+  for (std::size_t n = 0; n < forced_cells_.size(); ++n) {
+    if (forced_cells_[n]) pressure_host_.data()[n] = std::numeric_limits<Real>::quiet_NaN();
   }
 
   const BlockLayout layout = block_layout(decomp_);

@@ -52,7 +52,8 @@ class FieldWriter {
   Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::SharedHostPinnedSpace> pressure_host_, vorticity_host_,
       q_criterion_host_;
   Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::HostSpace> solid_host_;  // with bodies: the solid fractions
-  std::vector<std::string> scalar_names_;                                    ///< the scalars written, in file order
+  std::vector<char> forced_cells_;         // with bodies: cells whose pressure the forcing sets (written as NaN)
+  std::vector<std::string> scalar_names_;  ///< the scalars written, in file order
   std::vector<Kokkos::View<Real***, Kokkos::LayoutLeft, MemSpace>> scalar_cells_;
   std::vector<Kokkos::View<Real***, Kokkos::LayoutLeft, Kokkos::SharedHostPinnedSpace>> scalar_host_;
 };

@@ -6,6 +6,15 @@
 #include <cstdio>
 
 namespace eddy::physics {
+namespace {
+
+std::vector<std::string> scalar_names(const config::Deck& deck) {
+  std::vector<std::string> names;
+  for (const auto& scalar : deck.scalars) names.push_back(scalar.name);
+  return names;
+}
+
+}  // namespace
 
 CoupledPhysics::CoupledPhysics(const config::Deck& deck, parallel::Context& context, const grid::Decomposition& decomp,
                                const operators::StaggeredGrid& grid, parallel::Transport halo_transport)
@@ -14,7 +23,8 @@ CoupledPhysics::CoupledPhysics(const config::Deck& deck, parallel::Context& cont
       grid_(grid),
       volume_force_(deck, decomp, grid.shape, context.comm()),
       scalars_(deck, context, decomp, grid, halo_transport),
-      bodies_(deck, decomp, grid) {
+      bodies_(deck, decomp, grid),
+      probes_(deck, decomp, grid, scalar_names(deck)) {
   if (deck.physics.beta_g != 0) temperature_ = scalars_.index_of("temperature");
   for (const auto& body : deck.bodies) {
     references_.push_back(body_reference(body, deck));
@@ -39,10 +49,13 @@ void CoupledPhysics::force_bodies(const fields::FlowState& state, Real step_dt) 
   if (has_bodies()) bodies_.apply(state, step_dt);
 }
 
-void CoupledPhysics::finish_step(StepRecord& record, const parallel::Reducer& reducer) {
+void CoupledPhysics::finish_step(const fields::FlowState& state, StepRecord& record, const parallel::Reducer& reducer) {
+  std::vector<Field> scalar_values;
   for (int n = 0; n < scalars_.count(); ++n) {
     scalar_diagnostics(scalars_.config(n), scalars_.field(n), decomp_, grid_, reducer, record.extra);
+    scalar_values.push_back(scalars_.field(n));
   }
+  probes_.sample(state, scalar_values, reducer, record.extra);
   if (!has_bodies()) return;
   const auto forces = bodies_.take_step_forces(reducer, deck_.physics.density);
   times_.push_back(record.time);

@@ -4,7 +4,7 @@
 //   stage: add_momentum_sources (buoyancy into the momentum right-hand side, from the stage-start temperature)
 //          advance_scalars      (before the velocity update, so both use the stage-start velocity)
 //          force_bodies         (on the predicted velocity with valid ghosts, before the projection)
-//   step:  finish_step          (Nusselt numbers, scalar ranges, body forces and coefficients into the record)
+//   step:  finish_step          (Nusselt numbers, scalar ranges, body forces and coefficients, probe samples)
 #include "config/deck.hpp"
 #include "core/step_record.hpp"
 #include "fields/face_vector.hpp"
@@ -13,6 +13,7 @@
 #include "parallel/reducer.hpp"
 #include "physics/body_coefficients.hpp"
 #include "physics/immersed_boundary.hpp"
+#include "physics/probes.hpp"
 #include "physics/scalar_transport.hpp"
 #include "physics/volume_force.hpp"
 
@@ -56,8 +57,8 @@ class CoupledPhysics {
   void set_boundary_time(double t) { scalars_.set_boundary_time(t); }
   /// Direct forcing of the bodies on the predicted velocity; `step_dt` is the full step.
   void force_bodies(const fields::FlowState& state, Real step_dt);
-  /// Appends the step's diagnostics to `record` (collective) and keeps the lift history.
-  void finish_step(StepRecord& record, const parallel::Reducer& reducer);
+  /// Appends the step's diagnostics and probe samples of `state` to `record` (collective) and keeps the lift history.
+  void finish_step(const fields::FlowState& state, StepRecord& record, const parallel::Reducer& reducer);
   /// Prints the Strouhal number of every body whose lift oscillates (rank 0 prints; the others return).
   void print_summary(int rank) const;
 
@@ -75,6 +76,7 @@ class CoupledPhysics {
   VolumeForce volume_force_;
   ScalarTransport scalars_;
   ImmersedBoundary bodies_;
+  Probes probes_;
   int temperature_ = -1;  // scalar index driving buoyancy, or -1
   std::vector<BodyReference> references_;
   std::vector<BodyForce> forces_;

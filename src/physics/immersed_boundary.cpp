@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "physics/body_geometry.hpp"
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -24,6 +25,19 @@ Nearest nearest_body(const std::vector<BodyGeometry>& bodies, const Real x[3]) {
     if (d < best.distance) best = {d, b};
   }
   return best;
+}
+
+// True where the forcing sets the face at x: inside a body, or with a face neighbour (a step h along an axis) inside.
+bool forced_face(const std::vector<BodyGeometry>& bodies, const Real x[3], const grid::GlobalGrid& global) {
+  if (nearest_body(bodies, x).distance <= 0) return true;
+  for (int a = 0; a < global.dim; ++a) {
+    for (int step : {-1, 1}) {
+      Real y[3] = {x[0], x[1], x[2]};
+      y[a] += step * global.spacing(a);
+      if (nearest_body(bodies, y).distance <= 0) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -86,6 +100,37 @@ std::vector<Real> solid_fractions(const config::Deck& deck, const grid::Decompos
   return fractions;
 }
 
+std::vector<char> forced_cells(const config::Deck& deck, const grid::Decomposition& decomp) {
+  const int dims = deck.domain.dimensions;
+  std::vector<BodyGeometry> bodies;
+  for (const auto& body : deck.bodies) bodies.push_back(body_geometry(body, dims));
+  const auto& n = decomp.local_cells;
+  const auto& global = decomp.global;
+  std::vector<char> forced(static_cast<std::size_t>(n[0]) * n[1] * n[2], 0);
+  if (bodies.empty()) return forced;
+  std::size_t cell = 0;
+  for (int k = 0; k < n[2]; ++k) {
+    for (int j = 0; j < n[1]; ++j) {
+      for (int i = 0; i < n[0]; ++i, ++cell) {
+        const int idx[3] = {i, j, k};
+        bool all = true;
+        for (int c = 0; c < dims && all; ++c) {
+          for (int side : {0, 1}) {
+            Real x[3] = {0, 0, 0};
+            for (int a = 0; a < 3; ++a) {
+              const Real within = a == c ? side : Real(0.5);
+              x[a] = global.origin[a] + (decomp.offset[a] + idx[a] + within) * global.spacing(a);
+            }
+            all = all && forced_face(bodies, x, global);
+          }
+        }
+        forced[cell] = all ? 1 : 0;
+      }
+    }
+  }
+  return forced;
+}
+
 ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decomposition& decomp,
                                    const operators::StaggeredGrid& grid)
     : cell_volume_(grid.cell_volume()) {
@@ -98,14 +143,55 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
   forces_ = Buffer("immersed_boundary::forces", 3 * bodies.size() + 1);
   std::vector<ForcingPoint> points;
   const int g = grid.shape.ghost;
-  // Face position along each axis: the high side of its cell along the component, the centre along the others.
-  auto position = [&](int component, const int idx[3], Real x[3]) {
-    for (int a = 0; a < 3; ++a) {
-      const Real shift = a == component ? 1.0 : 0.5;
-      x[a] = deck.domain.origin[a] + (decomp.offset[a] + idx[a] - g + shift) * grid.spacing[a];
-    }
-  };
+  Real diagonal = 0;  // the image point's distance beyond the face: one cell diagonal
+  for (int a = 0; a < dims; ++a) diagonal += grid.spacing[a] * grid.spacing[a];
+  diagonal = std::sqrt(diagonal);
   for (int c = 0; c < grid.components() && !bodies.empty(); ++c) {
+    // Face position along each axis: the high side of its cell along the component, the centre along the others.
+    auto shift = [c](int a) { return a == c ? Real(1) : Real(0.5); };
+    auto position = [&](const int idx[3], Real x[3]) {
+      for (int a = 0; a < 3; ++a)
+        x[a] = deck.domain.origin[a] + (decomp.offset[a] + idx[a] - g + shift(a)) * grid.spacing[a];
+    };
+    auto fluid = [&](const int idx[3]) {
+      Real x[3];
+      position(idx, x);
+      return nearest_body(bodies, x).distance > 0;
+    };
+    // The stencil of the image point of the face at x (distance d from the nearest body): false where it leaves the
+    // block's ghosts or touches a solid face.
+    auto normal_stencil = [&](const Real x[3], const Nearest& here, ForcingPoint& point) {
+      const BodyGeometry& body = bodies[here.body];
+      Real normal[3] = {0, 0, 0}, length = 0;
+      for (int a = 0; a < dims; ++a) {
+        const Real eps = Real(1e-6) * grid.spacing[a];
+        Real plus[3] = {x[0], x[1], x[2]}, minus[3] = {x[0], x[1], x[2]};
+        plus[a] += eps;
+        minus[a] -= eps;
+        normal[a] = (signed_distance(body, plus) - signed_distance(body, minus)) / (2 * eps);
+        length += normal[a] * normal[a];
+      }
+      length = std::sqrt(length);
+      if (!(length > 0)) return false;
+      for (int a = 0; a < 3; ++a) {
+        point.outer[a] = point.index[a];
+        point.t[a] = 0;
+        if (a >= dims) continue;
+        const Real image = x[a] + diagonal * normal[a] / length;
+        const Real s = (image - deck.domain.origin[a]) / grid.spacing[a] - decomp.offset[a] + g - shift(a);
+        point.outer[a] = static_cast<int>(std::floor(s));
+        point.t[a] = s - point.outer[a];
+        if (point.outer[a] < 0 || point.outer[a] + 1 >= grid.shape.extent(a)) return false;
+      }
+      for (int corner = 0; corner < (1 << dims); ++corner) {
+        const int idx[3] = {point.outer[0] + (corner & 1), point.outer[1] + ((corner >> 1) & 1),
+                            point.outer[2] + ((corner >> 2) & 1)};
+        if (!fluid(idx)) return false;
+      }
+      point.body = here.body;
+      point.weight = here.distance / (here.distance + diagonal);
+      return true;
+    };
     // The momentum faces of component c: owned faces without the physical boundary face on the high side.
     Int3 hi{g + grid.shape.cells[0], g + grid.shape.cells[1], g + grid.shape.cells[2]};
     if (grid.physical[c][1]) hi[c] -= 1;
@@ -114,9 +200,9 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
         for (int i = g; i < hi[0]; ++i) {
           const int idx[3] = {i, j, k};
           Real x[3];
-          position(c, idx, x);
+          position(idx, x);
           const Nearest here = nearest_body(bodies, x);
-          ForcingPoint point{{i, j, k}, {i, j, k}, c, here.body, 0};
+          ForcingPoint point{{i, j, k}, {i, j, k}, {0, 0, 0}, c, here.body, 0};
           if (here.distance <= 0) {
             points.push_back(point);
             continue;
@@ -128,7 +214,7 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
               int neighbour[3] = {i, j, k};
               neighbour[a] += step;
               Real y[3];
-              position(c, neighbour, y);
+              position(neighbour, y);
               const Nearest there = nearest_body(bodies, y);
               if (there.distance > 0) continue;
               const Real fraction = here.distance / (here.distance - there.distance);  // in cells of axis a
@@ -142,7 +228,9 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
               point.weight = fraction / (fraction + 1);
             }
           }
-          if (best_distance < std::numeric_limits<Real>::max()) points.push_back(point);
+          if (best_distance == std::numeric_limits<Real>::max()) continue;
+          ForcingPoint along_normal = point;
+          points.push_back(normal_stencil(x, here, along_normal) ? along_normal : point);
         }
       }
     }
@@ -166,7 +254,17 @@ void ImmersedBoundary::apply(const fields::FlowState& state, Real step_dt) {
       "physics::ib_targets", Range(0, n), KOKKOS_LAMBDA(int p) {
         const ForcingPoint& q = points(p);
         const Field f = q.component == 0 ? u : (q.component == 1 ? v : w);
-        targets(p) = q.weight * f(q.outer[0], q.outer[1], q.outer[2]);
+        // Multilinear in the stencil's cell; an axis with t = 0 reads its lower face only.
+        Real image = 0;
+        for (int dk = 0; dk <= (q.t[2] > 0 ? 1 : 0); ++dk) {
+          for (int dj = 0; dj <= (q.t[1] > 0 ? 1 : 0); ++dj) {
+            for (int di = 0; di <= (q.t[0] > 0 ? 1 : 0); ++di) {
+              const Real share = (di ? q.t[0] : 1 - q.t[0]) * (dj ? q.t[1] : 1 - q.t[1]) * (dk ? q.t[2] : 1 - q.t[2]);
+              image += share * f(q.outer[0] + di, q.outer[1] + dj, q.outer[2] + dk);
+            }
+          }
+        }
+        targets(p) = q.weight * image;
       });
   Kokkos::parallel_for(
       "physics::ib_forcing", Range(0, n), KOKKOS_LAMBDA(int p) {

@@ -373,7 +373,7 @@ struct Simulation::Impl {
     record.max_divergence = max_divergence;
     {
       auto scope = timers.time(Phase::reduction);
-      physics.finish_step(record, reducer);
+      physics.finish_step(state, record, reducer);
     }
     check_for_blow_up(record, start.dt * velocity_rate, deck.time, state, decomp);
     // After the check: the guess overwrites the oldest kept pressure, which holds the last good state's until then.

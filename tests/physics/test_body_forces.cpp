@@ -167,3 +167,38 @@ TEST(BodyForces, SolidFractionsAddUpToTheBodysArea) {
   EXPECT_NEAR(area, M_PI * 0.21 * 0.21, 0.005 * M_PI * 0.21 * 0.21);
   EXPECT_LT(deepest_partial, h);  // partly fluid only within a cell of the surface
 }
+
+// The cells whose pressure the forcing sets (written as NaN): every fully solid cell, and besides those only cells
+// within a cell of the surface; some of them have their centre in the fluid (the layer the flow cannot reach).
+TEST(BodyForces, ForcedCellsAreTheSolidAndOneLayerAlongItsSurface) {
+  auto deck = eddy::testing::periodic_box_deck(2, 64);
+  deck.domain.length = {1, 1, 1};
+  eddy::config::BodyConfig disk;
+  disk.name = "disk";
+  disk.center = {0.43, 0.52, 0};
+  disk.radius = 0.21;
+  deck.bodies = {disk};
+  eddy::parallel::Context world;
+  const auto decomp = eddy::grid::decompose(eddy::grid::global_grid(deck), world.comm());
+  const auto fractions = eddy::physics::solid_fractions(deck, decomp);
+  const auto forced = eddy::physics::forced_cells(deck, decomp);
+  ASSERT_EQ(forced.size(), fractions.size());
+  const double h = 1.0 / 64;
+  int fluid_centred = 0;
+  std::size_t cell = 0;
+  for (int j = 0; j < decomp.local_cells[1]; ++j) {
+    for (int i = 0; i < decomp.local_cells[0]; ++i, ++cell) {
+      const double dx = (decomp.offset[0] + i + 0.5) * h - 0.43, dy = (decomp.offset[1] + j + 0.5) * h - 0.52;
+      const double distance = std::sqrt(dx * dx + dy * dy) - 0.21;
+      if (fractions[cell] >= 1) {
+        EXPECT_TRUE(forced[cell]) << "solid cell " << i << ", " << j;
+      }
+      if (forced[cell]) {
+        EXPECT_LT(distance, h) << "cell " << i << ", " << j;
+      }
+      if (forced[cell] && distance > 0) ++fluid_centred;
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &fluid_centred, 1, MPI_INT, MPI_SUM, world.comm());
+  EXPECT_GT(fluid_centred, 0);
+}
