@@ -1,4 +1,4 @@
-// The scalars, buoyancy and bodies sections: decks in inputs/ load and round-trip, rayleigh/prandtl set the
+// The scalars, buoyancy, bodies and probes sections: decks in inputs/ load and round-trip, rayleigh/prandtl set the
 // dimensionless coefficients, and mistakes fail with located messages.
 #include "../config/config_test_helpers.hpp"
 #include "config/print.hpp"
@@ -57,6 +57,13 @@ TEST(PhysicsConfig, MistakesAreLocated) {
                   "bodies[0].center[0]");
   EXPECT_CONTAINS(load_error("bodies:\n  - {name: b, shape: box, center: [0.5, 0.5], radius: 0.1}\n"),
                   "bodies[0].radius");
+  EXPECT_CONTAINS(load_error("probes:\n  - {name: a, at: [0.5, 1.5]}\n"),
+                  "probes[0].at[1] (deck.yaml, line 2): got 1.5; allowed: inside the domain [0, 1]");
+  EXPECT_CONTAINS(load_error("probes:\n  - {name: a, at: [0.5, 0.5]}\n  - {name: a, at: [0.1, 0.1]}\n"),
+                  "probes[1].name (deck.yaml, line 3): 'a' is listed twice");
+  EXPECT_CONTAINS(load_error("probes:\n  - {name: a}\n"), "probes[0].at (deck.yaml, line 2): missing");
+  EXPECT_CONTAINS(load_error("probes:\n  - {name: a, at: [0.5, 0.5], field: p}\n"), "unknown key 'field'");
+  EXPECT_CONTAINS(load_error("probes:\n  - {name: front face, at: [0.5, 0.5]}\n"), "probes[0].name");
 }
 
 }  // namespace
