@@ -215,6 +215,7 @@ struct Deck {
   std::vector<ScalarConfig> scalars;                      ///< transported scalars (deck section `scalars`)
   std::vector<BodyConfig> bodies;                         ///< immersed solid bodies (deck section `bodies`)
   std::vector<ProbeConfig> probes;                        ///< points sampled every step (deck section `probes`)
+  std::vector<LineConfig> lines;                          ///< lines sampled at intervals (deck section `lines`)
   std::vector<std::pair<std::string, double>> constants;  ///< deck section `constants`, for expressions
   std::string source;  ///< where the deck came from (a path, or "<embedded default>")
 

@@ -79,4 +79,16 @@ struct ProbeConfig {
   bool operator==(const ProbeConfig&) const = default;
 };
 
+/// A straight line of evenly spaced probes, written as lines/<name>_<step>.csv (deck section `lines`) every
+/// interval_time (0: with the field output), at the first step at or after each multiple.
+struct LineConfig {
+  std::string name = "line";
+  std::array<double, 3> from{0, 0, 0};
+  std::array<double, 3> to{0, 0, 0};
+  int points = 101;
+  double interval_time = 0;
+
+  bool operator==(const LineConfig&) const = default;
+};
+
 }  // namespace eddy::config

@@ -31,7 +31,8 @@ class DeckReader : public YamlReader {
     read_output(section(root, "output"), deck.output);
     read_parallel(section(root, "parallel"), deck.parallel);
     read_tuning(section(root, "tuning"), deck.tuning);
-    read_coupled_physics(*this, root, deck);  // physics.{rayleigh, prandtl, beta_g, ...}, scalars, bodies, probes
+    read_coupled_physics(*this, root,
+                         deck);  // physics.{rayleigh, prandtl, beta_g, ...}, scalars, bodies, probes, lines
     return deck;
   }
 

@@ -238,6 +238,27 @@ void read_coupled_physics(YamlReader& reader, const YAML::Node& root, Deck& deck
       deck.probes.push_back(probe);
     }
   }
+  if (const YAML::Node lines = root["lines"]) {
+    if (!lines.IsSequence()) reader.fail("lines", "expected a list of lines, got " + describe(lines));
+    for (std::size_t n = 0; n < lines.size(); ++n) {
+      const std::string path = "lines[" + std::to_string(n) + "]";
+      const YAML::Node node = lines[n];
+      reader.record_line(path, node);
+      reader.check_section(node, path);
+      LineConfig line;
+      if (!node["name"]) reader.fail(path + ".name", "missing: every line needs a name (it names its files)");
+      line.name = reader.read_string(node["name"], path + ".name");
+      for (const char* end : {"from", "to"}) {
+        if (!node[end]) reader.fail(path + "." + end, "missing: the line's end points");
+      }
+      line.from = reader.read_list<double>(node["from"], path + ".from", reader.dimensions(), 0.0, "numbers");
+      line.to = reader.read_list<double>(node["to"], path + ".to", reader.dimensions(), 0.0, "numbers");
+      if (node["points"]) line.points = reader.read_int(node["points"], path + ".points");
+      if (node["interval_time"])
+        line.interval_time = reader.read_number(node["interval_time"], path + ".interval_time");
+      deck.lines.push_back(line);
+    }
+  }
   if (const YAML::Node bodies = root["bodies"]) {
     if (!bodies.IsSequence()) reader.fail("bodies", "expected a list of bodies, got " + describe(bodies));
     for (std::size_t n = 0; n < bodies.size(); ++n) {

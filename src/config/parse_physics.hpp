@@ -1,11 +1,13 @@
 #pragma once
-// Reads the coupled-physics part of a deck: buoyancy keys of `physics`, the `scalars` list and the `bodies` list.
+// Reads the coupled-physics part of a deck: buoyancy keys of `physics` and the `scalars`, `bodies`, `probes` and
+// `lines` lists.
 #include "config/deck.hpp"
 #include "config/yaml_reader.hpp"
 
 namespace eddy::config {
 
-/// Fills deck.physics buoyancy, deck.scalars and deck.bodies from `root` (the other sections are read already).
+/// Fills deck.physics buoyancy, deck.scalars, deck.bodies, deck.probes and deck.lines from `root` (the other sections
+/// are read already).
 ///
 /// Dimensionless buoyancy, `physics: {rayleigh: Ra, prandtl: Pr}`: lengths in units of the height H (the domain
 /// length along gravity), temperatures in units of the wall difference dT = 1 and velocities in units of the

@@ -94,6 +94,12 @@ std::string scalars_and_bodies_yaml(const Deck& deck) {
   for (const auto& probe : deck.probes) {
     out << "  - {name: " << text_value(probe.name) << ", at: " << numbers(probe.at, dims) << "}\n";
   }
+  if (!deck.lines.empty()) out << "lines:\n";
+  for (const auto& line : deck.lines) {
+    out << "  - {name: " << text_value(line.name) << ", from: " << numbers(line.from, dims)
+        << ", to: " << numbers(line.to, dims) << ", points: " << line.points
+        << ", interval_time: " << format_real(line.interval_time) << "}\n";
+  }
   return out.str();
 }
 

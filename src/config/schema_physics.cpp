@@ -35,6 +35,8 @@ const std::vector<std::string>* physics_section_keys(const std::string& path) {
   if (without_index(path, "bodies") == "bodies[]") return &body_keys;
   static const std::vector<std::string> probe_keys{"name", "at"};
   if (without_index(path, "probes") == "probes[]") return &probe_keys;
+  static const std::vector<std::string> line_keys{"name", "from", "to", "points", "interval_time"};
+  if (without_index(path, "lines") == "lines[]") return &line_keys;
   return nullptr;
 }
 

@@ -22,6 +22,7 @@ class PhysicsChecker {
     check_buoyancy();
     for (std::size_t n = 0; n < deck_.bodies.size(); ++n) check_body(n);
     for (std::size_t n = 0; n < deck_.probes.size(); ++n) check_probe(n);
+    for (std::size_t n = 0; n < deck_.lines.size(); ++n) check_line(n);
   }
 
  private:
@@ -113,6 +114,15 @@ class PhysicsChecker {
                  ">= 0 (0 = the frontal area)");
   }
 
+  // Fails unless every coordinate of `point` lies in the domain (its faces included).
+  void require_in_domain(const std::array<double, 3>& point, const std::string& path) const {
+    for (int a = 0; a < deck_.domain.dimensions; ++a) {
+      const double low = deck_.domain.origin[a], high = low + deck_.domain.length[a];
+      require_real(point[a] >= low && point[a] <= high, path + "[" + std::to_string(a) + "]", point[a],
+                   "inside the domain [" + format_real(low) + ", " + format_real(high) + "]");
+    }
+  }
+
   void check_probe(std::size_t n) {
     const auto& probe = deck_.probes[n];
     const std::string path = "probes[" + std::to_string(n) + "]";
@@ -120,11 +130,26 @@ class PhysicsChecker {
     for (std::size_t m = 0; m < n; ++m) {
       if (deck_.probes[m].name == probe.name) fail(path + ".name", "'" + probe.name + "' is listed twice");
     }
-    for (int a = 0; a < deck_.domain.dimensions; ++a) {
-      const double low = deck_.domain.origin[a], high = low + deck_.domain.length[a];
-      require_real(probe.at[a] >= low && probe.at[a] <= high, path + ".at[" + std::to_string(a) + "]", probe.at[a],
-                   "inside the domain [" + format_real(low) + ", " + format_real(high) + "]");
+    require_in_domain(probe.at, path + ".at");
+  }
+
+  void check_line(std::size_t n) {
+    const auto& line = deck_.lines[n];
+    const std::string path = "lines[" + std::to_string(n) + "]";
+    require_name(line.name, path + ".name");
+    for (std::size_t m = 0; m < n; ++m) {
+      if (deck_.lines[m].name == line.name) fail(path + ".name", "'" + line.name + "' is listed twice");
     }
+    require_in_domain(line.from, path + ".from");
+    require_in_domain(line.to, path + ".to");
+    if (line.points < 2 || line.points > 100000) {
+      fail(path + ".points", "got " + std::to_string(line.points) + "; allowed: an integer from 2 to 100000");
+    }
+    require_real(line.interval_time >= 0, path + ".interval_time", line.interval_time,
+                 ">= 0 (0: with the field output)");
+    const bool fields_written = deck_.output.interval_steps > 0 || deck_.output.interval_time > 0;
+    require_real(line.interval_time > 0 || fields_written, path + ".interval_time", line.interval_time,
+                 "> 0 (0 follows the field output, which output.interval_steps and output.interval_time turn off)");
   }
 
   const Deck& deck_;

@@ -3,6 +3,7 @@
 #include "physics/buoyancy.hpp"
 #include "physics/heat_diagnostics.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace eddy::physics {
@@ -24,7 +25,8 @@ CoupledPhysics::CoupledPhysics(const config::Deck& deck, parallel::Context& cont
       volume_force_(deck, decomp, grid.shape, context.comm()),
       scalars_(deck, context, decomp, grid, halo_transport),
       bodies_(deck, decomp, grid),
-      probes_(deck, decomp, grid, scalar_names(deck)) {
+      probes_(deck, deck.probes, decomp, grid, scalar_names(deck)) {
+  for (const auto& line : deck.lines) lines_.emplace_back(deck, line_points(line), decomp, grid, scalar_names(deck));
   if (deck.physics.beta_g != 0) temperature_ = scalars_.index_of("temperature");
   for (const auto& body : deck.bodies) {
     references_.push_back(body_reference(body, deck));
@@ -70,6 +72,31 @@ void CoupledPhysics::finish_step(const fields::FlowState& state, StepRecord& rec
       record.extra.push_back({forces_[b].name + names[c], forces_[b].coefficient[c]});
     }
   }
+}
+
+LineTable CoupledPhysics::sample_line(int n, const fields::FlowState& state, const parallel::Reducer& reducer) const {
+  const config::LineConfig& line = deck_.lines[n];
+  const int dims = decomp_.global.dim;
+  LineTable table;
+  table.columns = {"s", "x", "y"};
+  if (dims == 3) table.columns.push_back("z");
+  for (const auto& quantity : lines_[n].quantities()) table.columns.push_back(quantity);
+  std::vector<NamedValue> samples;
+  std::vector<Field> scalar_values;
+  for (int s = 0; s < scalars_.count(); ++s) scalar_values.push_back(scalars_.field(s));
+  lines_[n].sample(state, scalar_values, reducer, samples);
+  const std::size_t per_point = lines_[n].quantities().size();
+  const auto points = line_points(line);
+  double length = 0;
+  for (int a = 0; a < dims; ++a) length += (line.to[a] - line.from[a]) * (line.to[a] - line.from[a]);
+  length = std::sqrt(length);
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    std::vector<double> row{length * static_cast<double>(p) / static_cast<double>(points.size() - 1)};
+    for (int a = 0; a < dims; ++a) row.push_back(points[p].at[a]);
+    for (std::size_t q = 0; q < per_point; ++q) row.push_back(samples[p * per_point + q].value);
+    table.rows.push_back(row);
+  }
+  return table;
 }
 
 double CoupledPhysics::strouhal(int b) const { return strouhal_number(times_, lift_[b], references_[b]); }

@@ -59,6 +59,8 @@ class CoupledPhysics {
   void force_bodies(const fields::FlowState& state, Real step_dt);
   /// Appends the step's diagnostics and probe samples of `state` to `record` (collective) and keeps the lift history.
   void finish_step(const fields::FlowState& state, StepRecord& record, const parallel::Reducer& reducer);
+  /// Line n of the deck's `lines` sampled from `state` and the scalars (collective).
+  LineTable sample_line(int n, const fields::FlowState& state, const parallel::Reducer& reducer) const;
   /// Prints the Strouhal number of every body whose lift oscillates (rank 0 prints; the others return).
   void print_summary(int rank) const;
 
@@ -77,7 +79,8 @@ class CoupledPhysics {
   ScalarTransport scalars_;
   ImmersedBoundary bodies_;
   Probes probes_;
-  int temperature_ = -1;  // scalar index driving buoyancy, or -1
+  std::vector<Probes> lines_;  // one per deck line
+  int temperature_ = -1;       // scalar index driving buoyancy, or -1
   std::vector<BodyReference> references_;
   std::vector<BodyForce> forces_;
   std::vector<double> times_;

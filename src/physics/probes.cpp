@@ -148,14 +148,30 @@ const char* const flow_names[4] = {"u", "v", "w", "p"};
 
 }  // namespace
 
-Probes::Probes(const config::Deck& deck, const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
+std::vector<config::ProbeConfig> line_points(const config::LineConfig& line) {
+  std::vector<config::ProbeConfig> points;
+  for (int n = 0; n < line.points; ++n) {
+    const double s = static_cast<double>(n) / (line.points - 1);
+    config::ProbeConfig point{line.name + "_" + std::to_string(n), {0, 0, 0}};
+    for (int a = 0; a < 3; ++a) point.at[a] = line.from[a] + s * (line.to[a] - line.from[a]);
+    points.push_back(point);
+  }
+  return points;
+}
+
+Probes::Probes(const config::Deck& deck, const std::vector<config::ProbeConfig>& points,
+               const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
                const std::vector<std::string>& scalar_names) {
-  if (deck.probes.empty()) return;
+  for (int f = 0; f < 4 + static_cast<int>(scalar_names.size()); ++f) {
+    if (f < 3 && f >= deck.domain.dimensions) continue;
+    quantities_.push_back(f < 4 ? flow_names[f] : scalar_names[f - 4]);
+  }
+  if (points.empty()) return;
   const Geometry geometry(deck, decomp);
   const int dims = deck.domain.dimensions, g = grid.shape.ghost;
   const int fields = 4 + static_cast<int>(scalar_names.size());
   std::vector<std::vector<ProbeTerm>> owned(fields);
-  for (const auto& probe : deck.probes) {
+  for (const auto& probe : points) {
     const Real x[3] = {probe.at[0], probe.at[1], dims == 3 ? probe.at[2] : 0};
     for (int f = 0; f < fields; ++f) {
       if (f < 3 && f >= dims) continue;

@@ -28,21 +28,33 @@ struct ProbeTerm {
   Real weight;
 };
 
+/// A line's samples: the arc length s, the point and the probes' quantities, one row per point.
+struct LineTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+};
+
+/// The points of a deck line, evenly spaced from its start to its end, named <line>_<index>.
+std::vector<config::ProbeConfig> line_points(const config::LineConfig& line);
+
 class Probes {
  public:
-  /// The deck's probes on this rank's block; `scalar_names` label the scalar samples.
-  Probes(const config::Deck& deck, const grid::Decomposition& decomp, const operators::StaggeredGrid& grid,
-         const std::vector<std::string>& scalar_names);
+  /// Probes at `points` on this rank's block of the deck's grid; `scalar_names` label the scalar samples.
+  Probes(const config::Deck& deck, const std::vector<config::ProbeConfig>& points, const grid::Decomposition& decomp,
+         const operators::StaggeredGrid& grid, const std::vector<std::string>& scalar_names);
 
   /// True when the deck has probes.
   bool any() const { return !names_.empty(); }
-  /// Appends every probe's samples of the state and the scalars to `extra`, named <probe>_<u|v|w|p|scalar>
-  /// (collective).
+  /// The quantities each probe samples, in order: u, v, (w), p, the scalars.
+  const std::vector<std::string>& quantities() const { return quantities_; }
+  /// Appends every probe's samples of the state and the scalars to `extra`, named <probe>_<u|v|w|p|scalar>, probe
+  /// after probe (collective).
   void sample(const fields::FlowState& state, const std::vector<Field>& scalars, const parallel::Reducer& reducer,
               std::vector<NamedValue>& extra) const;
 
  private:
-  std::vector<std::string> names_;                         // one per sample
+  std::vector<std::string> names_;  // one per sample
+  std::vector<std::string> quantities_;
   std::vector<Kokkos::View<ProbeTerm*, MemSpace>> terms_;  // per field: u, v, w, p, then the scalars
   Buffer values_;
 };

@@ -131,12 +131,16 @@ int run_case(time::Simulation& sim) {
   parallel::Context& context = sim.context();
   const bool talkative = context.rank() == 0 && !sim.options().quiet;
   RunOutputs outputs(deck, sim.decomposition(), sim.shape(), context, sim.restart_point(), sim.scalar_fields());
+  const RunOutputs::LineSampler sample_line = [&sim](int n) { return sim.sample_line(n); };
   RunControl control(deck.time, outputs.run_dir(), context);
   Progress progress(deck, talkative, sim.time(), sim.step());
   const ObserverHandle observer{sim, sim.add_step_observer([&](const StepRecord& record) {
-                                  outputs.after_step(sim.state(), record, sim.warm_start_fields());
+                                  outputs.after_step(sim.state(), record, sim.warm_start_fields(), sample_line);
                                 })};
-  if (!sim.restart_point() && outputs.writes_fields()) outputs.write_fields(sim.state(), sim.time(), sim.step());
+  if (!sim.restart_point()) {
+    if (outputs.writes_fields()) outputs.write_fields(sim.state(), sim.time(), sim.step());
+    outputs.write_lines(sample_line, sim.time(), sim.step());
+  }
   try {
     return step_to_the_end(sim, outputs, control, progress, talkative);
   } catch (const Error& failure) {

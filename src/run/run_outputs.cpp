@@ -2,11 +2,24 @@
 
 #include "config/print.hpp"
 #include "io/run_directory.hpp"
+#include "io/text_file.hpp"
 
+#include <cstdio>
 #include <utility>
 
 namespace eddy::run {
 namespace {
+
+// A line's schedule: its own interval_time, else the fields' steps and times.
+io::OutputSchedule line_schedule(const config::LineConfig& line, const config::OutputConfig& output,
+                                 double start_time) {
+  config::OutputConfig own = output;
+  if (line.interval_time > 0) {
+    own.interval_steps = 0;
+    own.interval_time = line.interval_time;
+  }
+  return io::OutputSchedule(own, start_time);
+}
 
 // The run folder, prepared before any writer opens a file in it.
 std::filesystem::path prepared_run_directory(const config::Deck& deck, parallel::Context& context, bool restarting) {
@@ -24,17 +37,55 @@ RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& deco
       schedule_(deck.output, restart ? restart->time : 0),
       checkpoints_(deck, decomp, shape, context, run_dir_, config::to_yaml(deck)),
       telemetry_(run_dir_, context),
-      scalars_(std::move(scalars)) {
+      scalars_(std::move(scalars)),
+      lines_(deck.lines),
+      writes_files_(context.rank() == 0) {
   // The starting state is written (fresh run) or was written by the run before (restart): not due again.
   schedule_.due(restart ? restart->step : 0, restart ? restart->time : 0);
+  for (const auto& line : lines_) {
+    line_schedules_.push_back(line_schedule(line, output_, restart ? restart->time : 0));
+    line_schedules_.back().due(restart ? restart->step : 0, restart ? restart->time : 0);
+  }
   if (restart) last_checkpoint_step_ = restart->step;
 }
 
 void RunOutputs::after_step(const fields::FlowState& state, const StepRecord& r,
-                            const std::vector<fields::NamedField>& warm_start) {
+                            const std::vector<fields::NamedField>& warm_start, const LineSampler& sample_line) {
   if (schedule_.due(r.step, r.time)) write_fields(state, r.time, r.step);
+  for (std::size_t n = 0; n < lines_.size(); ++n) {
+    if (line_schedules_[n].due(r.step, r.time))
+      write_line(static_cast<int>(n), sample_line(static_cast<int>(n)), r.time, r.step);
+  }
   const long long every = output_.checkpoint_interval_steps;
   if (every > 0 && r.step % every == 0) write_checkpoint(state, scalars_, warm_start, r.time, r.step, r.dt);
+}
+
+void RunOutputs::write_lines(const LineSampler& sample_line, double time, long long step) {
+  for (std::size_t n = 0; n < lines_.size(); ++n) {
+    if (line_schedules_[n].enabled()) write_line(static_cast<int>(n), sample_line(static_cast<int>(n)), time, step);
+  }
+}
+
+void RunOutputs::write_line(int n, const physics::LineTable& table, double time, long long step) const {
+  if (!writes_files_) return;
+  std::string text = "time";
+  for (const auto& column : table.columns) text += "," + column;
+  text += "\n";
+  char number[32];
+  for (const auto& row : table.rows) {
+    std::snprintf(number, sizeof(number), "%.12g", time);
+    text += number;
+    for (double value : row) {
+      std::snprintf(number, sizeof(number), ",%.10g", value);
+      text += number;
+    }
+    text += "\n";
+  }
+  char name[64];
+  std::snprintf(name, sizeof(name), "_%06lld.csv", step);
+  const auto folder = run_dir_ / "lines";
+  std::filesystem::create_directories(folder);
+  io::write_text_atomically(folder / (lines_[n].name + name), text);
 }
 
 void RunOutputs::write_fields(const fields::FlowState& state, double time, long long step) {

@@ -15,6 +15,7 @@
 #include "time/simulation.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -29,10 +30,15 @@ class RunOutputs {
              parallel::Context& context, const std::optional<time::RestartPoint>& restart,
              std::vector<fields::NamedField> scalars);
 
-  /// After a step: fields when the output schedule says so, a checkpoint (with the solvers' `warm_start` fields)
-  /// every output.checkpoint_interval_steps.
+  /// Samples deck line n (collective).
+  using LineSampler = std::function<physics::LineTable(int)>;
+
+  /// After a step: fields when the output schedule says so, the deck's lines when theirs do, a checkpoint (with the
+  /// solvers' `warm_start` fields) every output.checkpoint_interval_steps.
   void after_step(const fields::FlowState& state, const StepRecord& record,
-                  const std::vector<fields::NamedField>& warm_start);
+                  const std::vector<fields::NamedField>& warm_start, const LineSampler& sample_line);
+  /// Writes every deck line whose schedule is on (the starting state of a fresh run).
+  void write_lines(const LineSampler& sample_line, double time, long long step);
   /// Appends the step's row to telemetry.csv.
   void record(const StepRecord& record) { telemetry_.record(record); }
   /// Writes the fields (ghosts valid) and the selected scalars unless this step's are written or none are selected.
@@ -57,7 +63,11 @@ class RunOutputs {
   io::Checkpointer checkpoints_;
   io::Telemetry telemetry_;
   std::vector<fields::NamedField> scalars_;
+  std::vector<config::LineConfig> lines_;
+  std::vector<io::OutputSchedule> line_schedules_;  // per line: its interval_time, or the fields' schedule
+  bool writes_files_;                               // rank 0 writes the line files
   long long last_fields_step_ = -1, last_checkpoint_step_ = -1;
+  void write_line(int n, const physics::LineTable& table, double time, long long step) const;
 };
 
 }  // namespace eddy::run

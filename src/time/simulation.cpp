@@ -482,6 +482,9 @@ long long Simulation::step() const { return impl_->step_count; }
 const std::vector<StepRecord>& Simulation::history() const { return impl_->history; }
 const config::Deck& Simulation::deck() const { return impl_->deck; }
 const physics::CoupledPhysics& Simulation::physics() const { return impl_->physics; }
+physics::LineTable Simulation::sample_line(int n) const {
+  return impl_->physics.sample_line(n, impl_->state, impl_->reducer);
+}
 const TuningPlan& Simulation::plan() const { return impl_->plan; }
 
 }  // namespace eddy::time

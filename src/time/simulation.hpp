@@ -6,6 +6,7 @@
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
 #include "parallel/context.hpp"
+#include "physics/probes.hpp"
 #include "time/tuning_plan.hpp"
 
 #include <functional>
@@ -86,6 +87,8 @@ class Simulation {
   const config::Deck& deck() const;
   /// Scalars, buoyancy and immersed bodies (fields, forces, Strouhal numbers).
   const physics::CoupledPhysics& physics() const;
+  /// Line n of the deck's `lines` sampled from the current state (collective).
+  physics::LineTable sample_line(int n) const;
   /// The machine-dependent choices this run made at setup (transports, loop forms, HDF5 writes).
   const TuningPlan& plan() const;
   /// The options it was built with.

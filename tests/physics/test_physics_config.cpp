@@ -64,6 +64,20 @@ TEST(PhysicsConfig, MistakesAreLocated) {
   EXPECT_CONTAINS(load_error("probes:\n  - {name: a}\n"), "probes[0].at (deck.yaml, line 2): missing");
   EXPECT_CONTAINS(load_error("probes:\n  - {name: a, at: [0.5, 0.5], field: p}\n"), "unknown key 'field'");
   EXPECT_CONTAINS(load_error("probes:\n  - {name: front face, at: [0.5, 0.5]}\n"), "probes[0].name");
+  const std::string fields = "output: {interval_time: 1}\n";
+  EXPECT_CONTAINS(load_error(fields + "lines:\n  - {name: l, from: [0, 0.5], to: [2, 0.5]}\n"),
+                  "lines[0].to[0] (deck.yaml, line 3): got 2; allowed: inside the domain [0, 1]");
+  EXPECT_CONTAINS(load_error(fields + "lines:\n  - {name: l, from: [0, 0.5], to: [1, 0.5], points: 1}\n"),
+                  "lines[0].points (deck.yaml, line 3): got 1; allowed: an integer from 2 to 100000");
+  EXPECT_CONTAINS(load_error(fields + "lines:\n  - {name: l, to: [1, 0.5]}\n"),
+                  "lines[0].from (deck.yaml, line 3): missing");
+  EXPECT_CONTAINS(load_error("output: {interval_time: 0, interval_steps: 0}\n"
+                             "lines:\n  - {name: l, from: [0, 0.5], to: [1, 0.5]}\n"),
+                  "lines[0].interval_time (deck.yaml, line 3): got 0; allowed: > 0 (0 follows the field output");
+  const Deck deck =
+      load_text(fields + "lines:\n  - {name: l, from: [0, 0.5], to: [1, 0.5], points: 7, interval_time: 0.5}\n", "t");
+  EXPECT_EQ(load_text(to_yaml(deck), "t"), deck) << to_yaml(deck);
+  EXPECT_EQ(deck.lines.at(0).points, 7);
 }
 
 }  // namespace

@@ -72,7 +72,7 @@ std::vector<eddy::NamedValue> sample_linear_fields(const eddy::config::Deck& dec
     Kokkos::deep_copy(fields[f], host);
   }
   eddy::parallel::Reducer reducer(world, eddy::parallel::Transport::mpi);
-  const eddy::physics::Probes probes(deck, decomp, grid, {});
+  const eddy::physics::Probes probes(deck, deck.probes, decomp, grid, {});
   std::vector<eddy::NamedValue> samples;
   probes.sample(state, {}, reducer, samples);
   return samples;

@@ -541,9 +541,40 @@ def check_bad_input(work):
             check(sorted(p.name for p in earlier.iterdir()) == ["deck.yaml"], f"{label}: changed {earlier}")
 
 
+def check_probes(work):
+    """Probes and lines of a small heated cavity on 2 ranks: physics.csv holds the probe's velocity, pressure and
+    temperature every step; lines/<name>_<step>.csv holds the line at the start and with every field output, restart
+    included, and the starting line is the initial temperature 1 - x exactly at the points away from the walls."""
+    import csv
+    run = work / "probed"
+    deck = str(HERE.parent.parent / "inputs" / "heated_cavity2d_ra1e4.yaml")
+    args = [deck, "--set", f"output.directory={run}", "--set", "domain.cells=[16,16]", "--set",
+            "output.interval_steps=10", "--set", "lines=[{name: mid, from: [0, 0.5], to: [1, 0.5], points: 5}]",
+            "--set", "probes=[{name: c, at: [0.4, 0.3]}]"]
+    result = eddy(args + ["--set", "time.max_steps=20"], ranks=2)
+    check(result.returncode == 0, f"probed run exit {result.returncode}")
+    restarted = eddy(args + ["--set", "time.max_steps=30", "--restart", "latest"], ranks=2)
+    check(restarted.returncode == 0, f"probed restart exit {restarted.returncode}")
+    with open(run / "physics.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(len(rows) == 30, f"physics.csv rows {len(rows)} (expected 30 steps)")
+    for column in ("c_u", "c_v", "c_p", "c_temperature"):
+        check(column in rows[0], f"physics.csv lacks {column}: {list(rows[0])}")
+    files = sorted(p.name for p in (run / "lines").iterdir())
+    check(files == [f"mid_{s:06d}.csv" for s in (0, 10, 20, 30)], f"line files {files}")
+    with open(run / "lines" / "mid_000000.csv", newline="") as f:
+        line = list(csv.DictReader(f))
+    check(len(line) == 5 and list(line[0]) == ["time", "s", "x", "y", "u", "v", "p", "temperature"],
+          f"line table {list(line[0]) if line else []}, {len(line)} rows")
+    for row in line[1:-1]:
+        error = abs(float(row["temperature"]) - (1 - float(row["x"])))
+        check(error < 1e-12, f"initial temperature at x = {row['x']} off by {error}")
+    print("probes and lines:", files, flush=True)
+
+
 CHECKS = {"bad_input": check_bad_input, "outputs": check_outputs, "exchanges": check_bench_exchanges, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
           "truncated": check_truncated, "postprocess": check_postprocess, "scalars": check_scalar_output,
-          "dissipation": check_dissipation}
+          "dissipation": check_dissipation, "probes": check_probes}
 
 
 def main():
