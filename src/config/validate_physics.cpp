@@ -123,23 +123,25 @@ class PhysicsChecker {
     }
   }
 
-  void check_probe(std::size_t n) {
-    const auto& probe = deck_.probes[n];
-    const std::string path = "probes[" + std::to_string(n) + "]";
-    require_name(probe.name, path + ".name");
+  // Fails unless entry n of `list` has a safe name that no earlier entry has.
+  template <class Entry>
+  void require_new_name(const std::vector<Entry>& list, std::size_t n, const std::string& path) const {
+    require_name(list[n].name, path + ".name");
     for (std::size_t m = 0; m < n; ++m) {
-      if (deck_.probes[m].name == probe.name) fail(path + ".name", "'" + probe.name + "' is listed twice");
+      if (list[m].name == list[n].name) fail(path + ".name", "'" + list[n].name + "' is listed twice");
     }
-    require_in_domain(probe.at, path + ".at");
+  }
+
+  void check_probe(std::size_t n) {
+    const std::string path = "probes[" + std::to_string(n) + "]";
+    require_new_name(deck_.probes, n, path);
+    require_in_domain(deck_.probes[n].at, path + ".at");
   }
 
   void check_line(std::size_t n) {
     const auto& line = deck_.lines[n];
     const std::string path = "lines[" + std::to_string(n) + "]";
-    require_name(line.name, path + ".name");
-    for (std::size_t m = 0; m < n; ++m) {
-      if (deck_.lines[m].name == line.name) fail(path + ".name", "'" + line.name + "' is listed twice");
-    }
+    require_new_name(deck_.lines, n, path);
     require_in_domain(line.from, path + ".from");
     require_in_domain(line.to, path + ".to");
     if (line.points < 2 || line.points > 100000) {

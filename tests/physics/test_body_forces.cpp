@@ -138,9 +138,10 @@ TEST(BodyForces, DragIsTheSameUnderEitherRk3) {
 
 }  // namespace
 
-// The solid fraction written with the fields: summed over the cells of every rank it is the body's area, within the
-// sampling error of 4 x 4 points a cell, and a cell is solid throughout only well inside the body.
-TEST(BodyForces, SolidFractionsAddUpToTheBodysArea) {
+namespace {
+
+// A disk of radius 0.21 at (0.43, 0.52) in a periodic unit box of 64 x 64 cells.
+eddy::config::Deck disk_in_unit_box() {
   auto deck = eddy::testing::periodic_box_deck(2, 64);
   deck.domain.length = {1, 1, 1};
   eddy::config::BodyConfig disk;
@@ -148,6 +149,15 @@ TEST(BodyForces, SolidFractionsAddUpToTheBodysArea) {
   disk.center = {0.43, 0.52, 0};
   disk.radius = 0.21;
   deck.bodies = {disk};
+  return deck;
+}
+
+}  // namespace
+
+// The solid fraction written with the fields: summed over the cells of every rank it is the body's area, within the
+// sampling error of 4 x 4 points a cell, and a cell is solid throughout only well inside the body.
+TEST(BodyForces, SolidFractionsAddUpToTheBodysArea) {
+  const auto deck = disk_in_unit_box();
   eddy::parallel::Context world;
   const auto decomp = eddy::grid::decompose(eddy::grid::global_grid(deck), world.comm());
   const auto fractions = eddy::physics::solid_fractions(deck, decomp);
@@ -171,13 +181,7 @@ TEST(BodyForces, SolidFractionsAddUpToTheBodysArea) {
 // The cells whose pressure the forcing sets (written as NaN): every fully solid cell, and besides those only cells
 // within a cell of the surface; some of them have their centre in the fluid (the layer the flow cannot reach).
 TEST(BodyForces, ForcedCellsAreTheSolidAndOneLayerAlongItsSurface) {
-  auto deck = eddy::testing::periodic_box_deck(2, 64);
-  deck.domain.length = {1, 1, 1};
-  eddy::config::BodyConfig disk;
-  disk.name = "disk";
-  disk.center = {0.43, 0.52, 0};
-  disk.radius = 0.21;
-  deck.bodies = {disk};
+  const auto deck = disk_in_unit_box();
   eddy::parallel::Context world;
   const auto decomp = eddy::grid::decompose(eddy::grid::global_grid(deck), world.comm());
   const auto fractions = eddy::physics::solid_fractions(deck, decomp);
