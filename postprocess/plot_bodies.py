@@ -67,7 +67,7 @@ def main():
     parser.add_argument("--window", type=float, default=2.0, help="closing time window for the extremes, in T")
     parser.add_argument("--length", type=float, default=0.1, help="reference length D for St (default 0.1)")
     parser.add_argument("--velocity", type=float, default=1.0, help="reference velocity U for St (default 1)")
-    parser.add_argument("--output", default="bodies.png", help="figure file (default bodies.png)")
+    parser.add_argument("--output", help="figure file (default: bodies.png in the first run folder)")
     args = parser.parse_args()
     labels = args.label or [os.path.basename(os.path.normpath(r)) for r in args.runs]
     if len(labels) != len(args.runs):
@@ -104,6 +104,9 @@ def main():
     ax_cd.set_title(title)
     ax_cd.legend()
     fig.tight_layout()
+    if args.output is None:
+        first = args.runs[0] if os.path.isdir(args.runs[0]) else os.path.dirname(os.path.abspath(args.runs[0]))
+        args.output = os.path.join(first, "bodies.png")
     fig.savefig(args.output, dpi=110)
     print(f"wrote {args.output}")
 

@@ -544,7 +544,8 @@ def check_bad_input(work):
 def check_probes(work):
     """Probes and lines of a small heated cavity on 2 ranks: physics.csv holds the probe's velocity, pressure and
     temperature every step; lines/<name>_<step>.csv holds the line at the start and with every field output, restart
-    included, and the starting line is the initial temperature 1 - x exactly at the points away from the walls."""
+    included, and the starting line is the initial temperature 1 - x exactly at the points away from the walls. Then
+    plot_bodies.py on a short cylinder run with the deck's surface probes."""
     import csv
     run = work / "probed"
     deck = str(HERE.parent.parent / "inputs" / "heated_cavity2d_ra1e4.yaml")
@@ -570,6 +571,15 @@ def check_probes(work):
         error = abs(float(row["temperature"]) - (1 - float(row["x"])))
         check(error < 1e-12, f"initial temperature at x = {row['x']} off by {error}")
     print("probes and lines:", files, flush=True)
+    cylinder = work / "cylinder"
+    result = eddy([str(HERE.parent.parent / "inputs" / "cylinder2d_re20.yaml"), "--set", f"output.directory={cylinder}",
+                   "--set", "domain.cells=[128,24]", "--set", "domain.length=[2.18667,0.41]", "--set",
+                   "time.max_steps=20", "--set", "output.interval_time=0"], ranks=2)
+    check(result.returncode == 0, f"cylinder run exit {result.returncode}")
+    done = subprocess.run([sys.executable, str(POSTPROCESS / "plot_bodies.py"), str(cylinder), "--benchmark", "2d1",
+                           "--velocity", "0.2"], capture_output=True, text=True)
+    check(done.returncode == 0 and (cylinder / "bodies.png").is_file(), f"plot_bodies.py: {done.stderr[-500:]}")
+    check("dp_last" in done.stdout, f"plot_bodies.py printed no Delta p: {done.stdout}")
 
 
 CHECKS = {"bad_input": check_bad_input, "outputs": check_outputs, "exchanges": check_bench_exchanges, "kernels": check_kernel_times, "signal": check_signal, "diverged": check_diverged,
