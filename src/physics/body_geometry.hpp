@@ -4,6 +4,10 @@
 #include "config/deck.hpp"
 #include "core/types.hpp"
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
 namespace eddy::physics {
 
 /// A body's geometry, plain data.
@@ -49,6 +53,41 @@ KOKKOS_INLINE_FUNCTION Real signed_distance(const BodyGeometry& body, const Real
     r2 += d * d;
   }
   return Kokkos::sqrt(r2) - body.radius;
+}
+
+/// The nearest of several bodies to a point: its signed distance and index (-1 and the largest Real without bodies).
+struct NearestBody {
+  Real distance;
+  int body;
+};
+
+/// The body nearest to x (host).
+inline NearestBody nearest_body(const std::vector<BodyGeometry>& bodies, const Real x[3]) {
+  NearestBody best{std::numeric_limits<Real>::max(), -1};
+  for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
+    const Real d = signed_distance(bodies[b], x);
+    if (d < best.distance) best = {d, b};
+  }
+  return best;
+}
+
+/// The outward unit normal of `body` at x from central differences of its distance, `eps` apart along each of the
+/// first `dims` axes (host); false where the distance has no gradient there.
+inline bool surface_normal(const BodyGeometry& body, const Real x[3], int dims, Real eps, Real n[3]) {
+  Real length = 0;
+  for (int a = 0; a < 3; ++a) {
+    n[a] = 0;
+    if (a >= dims) continue;
+    Real plus[3] = {x[0], x[1], x[2]}, minus[3] = {x[0], x[1], x[2]};
+    plus[a] += eps;
+    minus[a] -= eps;
+    n[a] = (signed_distance(body, plus) - signed_distance(body, minus)) / (2 * eps);
+    length += n[a] * n[a];
+  }
+  length = std::sqrt(length);
+  if (!(length > 0)) return false;
+  for (int a = 0; a < 3; ++a) n[a] /= length;
+  return true;
 }
 
 }  // namespace eddy::physics

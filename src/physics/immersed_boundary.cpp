@@ -5,27 +5,13 @@
 #include "core/error.hpp"
 #include "physics/body_geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
 namespace eddy::physics {
 namespace {
-
-// The nearest body at x: its signed distance and index.
-struct Nearest {
-  Real distance;
-  int body;
-};
-
-Nearest nearest_body(const std::vector<BodyGeometry>& bodies, const Real x[3]) {
-  Nearest best{std::numeric_limits<Real>::max(), -1};
-  for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
-    const Real d = signed_distance(bodies[b], x);
-    if (d < best.distance) best = {d, b};
-  }
-  return best;
-}
 
 // True where the forcing sets the face at x: inside a body, or with a face neighbour (a step h along an axis) inside.
 bool forced_face(const std::vector<BodyGeometry>& bodies, const Real x[3], const grid::GlobalGrid& global) {
@@ -146,6 +132,7 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
   Real diagonal = 0;  // the image point's distance beyond the face: one cell diagonal
   for (int a = 0; a < dims; ++a) diagonal += grid.spacing[a] * grid.spacing[a];
   diagonal = std::sqrt(diagonal);
+  const Real shortest = *std::min_element(grid.spacing.begin(), grid.spacing.begin() + dims);
   for (int c = 0; c < grid.components() && !bodies.empty(); ++c) {
     // Face position along each axis: the high side of its cell along the component, the centre along the others.
     auto shift = [c](int a) { return a == c ? Real(1) : Real(0.5); };
@@ -160,24 +147,14 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
     };
     // The stencil of the image point of the face at x (distance d from the nearest body): false where it leaves the
     // block's ghosts or touches a solid face.
-    auto normal_stencil = [&](const Real x[3], const Nearest& here, ForcingPoint& point) {
-      const BodyGeometry& body = bodies[here.body];
-      Real normal[3] = {0, 0, 0}, length = 0;
-      for (int a = 0; a < dims; ++a) {
-        const Real eps = Real(1e-6) * grid.spacing[a];
-        Real plus[3] = {x[0], x[1], x[2]}, minus[3] = {x[0], x[1], x[2]};
-        plus[a] += eps;
-        minus[a] -= eps;
-        normal[a] = (signed_distance(body, plus) - signed_distance(body, minus)) / (2 * eps);
-        length += normal[a] * normal[a];
-      }
-      length = std::sqrt(length);
-      if (!(length > 0)) return false;
+    auto normal_stencil = [&](const Real x[3], const NearestBody& here, ForcingPoint& point) {
+      Real normal[3];
+      if (!surface_normal(bodies[here.body], x, dims, Real(1e-6) * shortest, normal)) return false;
       for (int a = 0; a < 3; ++a) {
         point.outer[a] = point.index[a];
         point.t[a] = 0;
         if (a >= dims) continue;
-        const Real image = x[a] + diagonal * normal[a] / length;
+        const Real image = x[a] + diagonal * normal[a];
         const Real s = (image - deck.domain.origin[a]) / grid.spacing[a] - decomp.offset[a] + g - shift(a);
         point.outer[a] = static_cast<int>(std::floor(s));
         point.t[a] = s - point.outer[a];
@@ -201,7 +178,7 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
           const int idx[3] = {i, j, k};
           Real x[3];
           position(idx, x);
-          const Nearest here = nearest_body(bodies, x);
+          const NearestBody here = nearest_body(bodies, x);
           ForcingPoint point{{i, j, k}, {i, j, k}, {0, 0, 0}, c, here.body, 0};
           if (here.distance <= 0) {
             points.push_back(point);
@@ -215,7 +192,7 @@ ImmersedBoundary::ImmersedBoundary(const config::Deck& deck, const grid::Decompo
               neighbour[a] += step;
               Real y[3];
               position(neighbour, y);
-              const Nearest there = nearest_body(bodies, y);
+              const NearestBody there = nearest_body(bodies, y);
               if (there.distance > 0) continue;
               const Real fraction = here.distance / (here.distance - there.distance);  // in cells of axis a
               if (fraction * grid.spacing[a] >= best_distance) continue;

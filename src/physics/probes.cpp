@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace eddy::physics {
 namespace {
@@ -43,33 +42,17 @@ class Geometry {
   int dims() const { return deck_.domain.dimensions; }
   Real diagonal() const { return diagonal_; }
 
-  // Signed distance to the nearest body (infinite without bodies) and that body.
+  // Signed distance to the nearest body (the largest Real without bodies) and that body.
   Real distance(const Real x[3], int* body = nullptr) const {
-    Real best = std::numeric_limits<Real>::max();
-    for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Real d = signed_distance(bodies_[b], x);
-      if (d < best) {
-        best = d;
-        if (body) *body = static_cast<int>(b);
-      }
-    }
-    return best;
+    const NearestBody nearest = nearest_body(bodies_, x);
+    if (body) *body = nearest.body;
+    return nearest.distance;
   }
-  // The outward unit normal of body b at x, from central differences of its distance.
+  // The outward unit normal of body b at x (x itself where the distance has no gradient there).
   void normal(int b, const Real x[3], Real n[3]) const {
-    Real length = 0;
-    for (int a = 0; a < 3; ++a) {
-      n[a] = 0;
-      if (a >= dims()) continue;
-      const Real eps = Real(1e-6) * global_.spacing(a);
-      Real plus[3] = {x[0], x[1], x[2]}, minus[3] = {x[0], x[1], x[2]};
-      plus[a] += eps;
-      minus[a] -= eps;
-      n[a] = (signed_distance(bodies_[b], plus) - signed_distance(bodies_[b], minus)) / (2 * eps);
-      length += n[a] * n[a];
-    }
-    length = std::sqrt(length);
-    for (int a = 0; a < 3; ++a) n[a] = length > 0 ? n[a] / length : (a == 0 ? 1 : 0);
+    Real shortest = global_.spacing(0);
+    for (int a = 1; a < dims(); ++a) shortest = std::min(shortest, global_.spacing(a));
+    if (!surface_normal(bodies_[b], x, dims(), Real(1e-6) * shortest, n)) n[0] = 1;
   }
   // The multilinear stencil of x on a field's nodes, clamped to the node range (constant beyond its ends); false when
   // a node lies in a body.
