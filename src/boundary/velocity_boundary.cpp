@@ -123,7 +123,7 @@ VelocityBoundary::VelocityBoundary(const config::BoundaryConfig& config, const g
       FaceExpressions given;
       for (const auto& text : face.velocity_expressions) {
         given.components.emplace_back(text, constants);
-        given.unsteady = given.unsteady || given.components.back().uses("t");
+        given.when.unsteady = given.when.unsteady || given.components.back().uses("t");
       }
       if (!given.components.empty()) {
         rule.from_values = true;
@@ -157,14 +157,13 @@ void VelocityBoundary::evaluate(const FaceRule& rule, FaceExpressions& face, dou
     }
   }
   Kokkos::deep_copy(face.values, host);
-  face.evaluated = true;
-  face.evaluated_at = t;
+  face.when.mark(t);
 }
 
 void VelocityBoundary::set_time(double t) {
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     auto& face = expressions_[r];
-    if (face.components.empty() || (face.evaluated && (!face.unsteady || face.evaluated_at == t))) continue;
+    if (face.components.empty() || !face.when.stale(t)) continue;
     evaluate(rules_[r], face, t);
   }
 }
@@ -193,7 +192,7 @@ void VelocityBoundary::fill(const fields::FlowState& state, bool set_normal, Rea
   const int components = decomp_.global.dim == 3 ? 3 : 2;
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     const auto& rule = rules_[r];
-    require(!rule.from_values || expressions_[r].evaluated,
+    require(!rule.from_values || expressions_[r].when.evaluated,
             "velocity boundary: a face given by expressions is applied before set_time evaluated it");
     apply_face(rule, expressions_[r].values, geo, state, components, set_normal, {stage_dt, start_weight, start},
                1 / decomp_.global.spacing(rule.axis));

@@ -80,8 +80,7 @@ class VelocityBoundary {
     FaceExpressions(FaceExpressions&&) = default;
     FaceExpressions& operator=(FaceExpressions&&) = default;
     std::vector<config::Expression> components;  // empty: the face's numbers
-    bool unsteady = false, evaluated = false;
-    double evaluated_at = 0;
+    config::EvaluationTime when;
     FaceValues values;
   };
   void evaluate(const FaceRule& rule, FaceExpressions& face, double t) const;

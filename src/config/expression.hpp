@@ -41,4 +41,20 @@ class Expression {
   std::unique_ptr<Compiled> compiled_;
 };
 
+/// When values from expressions were last evaluated: steady ones once, time-dependent ones (reading t) at every new
+/// time.
+struct EvaluationTime {
+  bool unsteady = false;  ///< an expression reads t
+  bool evaluated = false;
+  double at = 0;
+
+  /// True when values evaluated as recorded are wrong or missing at time t.
+  bool stale(double t) const { return !evaluated || (unsteady && at != t); }
+  /// Records an evaluation at time t.
+  void mark(double t) {
+    evaluated = true;
+    at = t;
+  }
+};
+
 }  // namespace eddy::config

@@ -31,7 +31,7 @@ ScalarBoundary::ScalarBoundary(const config::ScalarConfig& scalar, const grid::D
       FaceExpression values;
       if (given && rule.shift_scale != 0) {
         values.expression = std::make_unique<config::Expression>(face.expression, constants);
-        values.unsteady = values.expression->uses("t");
+        values.when.unsteady = values.expression->uses("t");
         values.values =
             ScalarFaceValues("physics::scalar_face_values", shape.extent((a + 1) % 3), shape.extent((a + 2) % 3));
       } else {
@@ -57,14 +57,13 @@ void ScalarBoundary::evaluate(const ScalarFaceRule& rule, FaceExpression& face, 
     }
   }
   Kokkos::deep_copy(face.values, host);
-  face.evaluated = true;
-  face.evaluated_at = t;
+  face.when.mark(t);
 }
 
 void ScalarBoundary::set_time(double t) {
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     auto& face = expressions_[r];
-    if (!face.expression || (face.evaluated && (!face.unsteady || face.evaluated_at == t))) continue;
+    if (!face.expression || !face.when.stale(t)) continue;
     evaluate(rules_[r], face, t);
   }
 }
@@ -72,7 +71,7 @@ void ScalarBoundary::set_time(double t) {
 void ScalarBoundary::apply(const Field& field, const fields::LocalShape& shape) const {
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     const ScalarFaceRule& rule = rules_[r];
-    require(!expressions_[r].expression || expressions_[r].evaluated,
+    require(!expressions_[r].expression || expressions_[r].when.evaluated,
             "scalar boundary: a value given by an expression is applied before set_time evaluated it");
     const int a = rule.axis, g = shape.ghost, n = shape.cells[a];
     const int ghost_cell = rule.side == 0 ? g - 1 : g + n;

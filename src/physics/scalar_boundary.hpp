@@ -44,8 +44,7 @@ class ScalarBoundary {
   // The expression of a face and its values at the face's points.
   struct FaceExpression {
     std::unique_ptr<config::Expression> expression;  // none: the rule's numbers
-    bool unsteady = false, evaluated = false;
-    double evaluated_at = 0;
+    config::EvaluationTime when;
     ScalarFaceValues values;
   };
   void evaluate(const ScalarFaceRule& rule, FaceExpression& face, double t);

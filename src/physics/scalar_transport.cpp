@@ -53,7 +53,7 @@ ScalarTransport::ScalarTransport(const config::Deck& deck, parallel::Context& co
     if (scalar.source != "0") {
       source.expression = std::make_unique<config::Expression>(scalar.source, deck.constants);
       source.values = fields::make_field(scalar.name + "_source", grid.shape);
-      source.unsteady = source.expression->uses("t");
+      source.when.unsteady = source.expression->uses("t");
     }
     sources_.push_back(std::move(source));
   }
@@ -106,11 +106,10 @@ void ScalarTransport::compute_rhs(const fields::FlowState& state, double t) {
 void ScalarTransport::add_source(int n, double t) {
   Source& source = sources_[n];
   if (!source.expression) return;
-  if (!source.evaluated || (source.unsteady && t != source.evaluated_at)) {
+  if (source.when.stale(t)) {
     fill_from_expression(*source.expression, "scalars[" + std::to_string(n) + "].source", decomp_, source.values,
                          cell_centres, grid_.shape.ghost, comm_, t);
-    source.evaluated = true;
-    source.evaluated_at = t;
+    source.when.mark(t);
   }
   add_cellwise(rhs_current_[n], source.values, grid_.shape);
 }

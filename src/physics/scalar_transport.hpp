@@ -51,8 +51,7 @@ class ScalarTransport {
   struct Source {
     std::unique_ptr<config::Expression> expression;  // none: no source
     Field values;
-    bool unsteady = false, evaluated = false;
-    double evaluated_at = 0;
+    config::EvaluationTime when;
   };
   void compute_rhs(const fields::FlowState& state, double t);
   void add_source(int n, double t);

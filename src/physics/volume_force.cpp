@@ -13,7 +13,7 @@ VolumeForce::VolumeForce(const config::Deck& deck, const grid::Decomposition& de
   if (!deck.physics.has_body_force()) return;
   for (int c = 0; c < deck.domain.dimensions; ++c) {
     expressions_.emplace_back(deck.physics.body_force[c], deck.constants);
-    unsteady_ = unsteady_ || expressions_.back().uses("t");
+    when_.unsteady = when_.unsteady || expressions_.back().uses("t");
   }
   values_ = fields::FaceVector::allocate("body_force", shape);
 }
@@ -24,13 +24,12 @@ void VolumeForce::evaluate(double t) {
     fill_from_expression(expressions_[c], "physics.body_force[" + std::to_string(c) + "]", decomp_, components[c], c,
                          shape_.ghost, comm_, t);
   }
-  evaluated_ = true;
-  evaluated_at_ = t;
+  when_.mark(t);
 }
 
 void VolumeForce::add(const fields::FaceVector& rhs, double t) {
   if (!active()) return;
-  if (!evaluated_ || (unsteady_ && t != evaluated_at_)) evaluate(t);
+  if (when_.stale(t)) evaluate(t);
   const Field fu = values_.u, fv = values_.v, fw = values_.w, ru = rhs.u, rv = rhs.v, rw = rhs.w;
   const bool three_d = expressions_.size() == 3;
   Kokkos::parallel_for(

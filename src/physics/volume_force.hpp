@@ -29,9 +29,7 @@ class VolumeForce {
   fields::LocalShape shape_;
   MPI_Comm comm_;
   std::vector<config::Expression> expressions_;
-  bool unsteady_ = false;
-  bool evaluated_ = false;
-  double evaluated_at_ = 0;
+  config::EvaluationTime when_;
   fields::FaceVector values_;
 };
 

@@ -90,6 +90,16 @@ inline GlobalField gather(const time::Simulation& sim, int c) {
   return gather(f, sim.decomposition(), s.shape.ghost);
 }
 
+/// Runs `deck` to its end (time.end_time or time.max_steps) on every rank, without a run folder, and returns what
+/// `read` takes from the finished simulation.
+template <class Read>
+auto run_to_end(const config::Deck& deck, Read read) {
+  parallel::Context context;
+  time::Simulation sim(deck, context, {"", true});
+  sim.advance(deck.time.max_steps);
+  return read(sim);
+}
+
 /// Largest |a - b| over two gathered fields.
 inline double max_difference(const GlobalField& a, const GlobalField& b) {
   double result = 0;

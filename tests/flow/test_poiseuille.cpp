@@ -102,10 +102,8 @@ TEST(Poiseuille, ATimeDependentBodyForceIsTakenAtEachStagesTime) {
     deck.time.adaptive = false;
     deck.time.dt = n == 0 ? 0.1 : 0.05;
     deck.time.end_time = 1;
-    eddy::parallel::Context context;
-    eddy::time::Simulation sim(deck, context, {"", true});
-    sim.advance(deck.time.max_steps);
-    errors[n] = std::abs(eddy::testing::gather(sim, 0)(3, 5, 0) - std::sin(1.0));
+    const auto u = eddy::testing::run_to_end(deck, [](const auto& sim) { return eddy::testing::gather(sim, 0); });
+    errors[n] = std::abs(u(3, 5, 0) - std::sin(1.0));
   }
   EXPECT_LT(errors[0], 1e-4);
   EXPECT_GE(eddy::testing::observed_order(errors[0], errors[1]), 2.8) << errors[0] << " " << errors[1];
@@ -133,10 +131,7 @@ TEST(Poiseuille, AnInflowExpressionGivesTheBuiltInProfile) {
     deck.initial.velocity = {1, 0, 0};
     deck.physics.viscosity = 0.1;
     deck.time.end_time = 0.5;
-    eddy::parallel::Context context;
-    eddy::time::Simulation sim(deck, context, {"", true});
-    sim.advance(deck.time.max_steps);
-    return eddy::testing::gather(sim, 0);
+    return eddy::testing::run_to_end(deck, [](const auto& sim) { return eddy::testing::gather(sim, 0); });
   };
   EXPECT_LE(eddy::testing::max_difference(channel(true), channel(false)), 1e-13);
 }
@@ -152,11 +147,10 @@ TEST(Poiseuille, ATimeDependentInflowHoldsAtEveryStagesEnd) {
   deck.initial.velocity = {1, 0, 0};
   deck.physics.viscosity = 0.01;
   deck.time.end_time = 0.73;
-  eddy::parallel::Context context;
-  eddy::time::Simulation sim(deck, context, {"", true});
-  sim.advance(deck.time.max_steps);
-  ASSERT_NEAR(sim.time(), 0.73, 1e-12);
-  const auto u = eddy::testing::gather(sim, 0);
+  const auto u = eddy::testing::run_to_end(deck, [](const auto& sim) {
+    EXPECT_NEAR(sim.time(), 0.73, 1e-12);
+    return eddy::testing::gather(sim, 0);
+  });
   const double expected = 1 + 0.5 * std::sin(2 * 0.73);
   for (int j = 0; j < 16; j += 5) {
     for (int i = 0; i < 16; i += 5) EXPECT_NEAR(u(i, j, 0), expected, 1e-7) << i << " " << j;

@@ -105,10 +105,9 @@ TEST(ScalarOrder, SourcesAreTakenAtEachStagesTime) {
     deck.time.adaptive = false;
     deck.time.dt = n == 0 ? 0.1 : 0.05;
     deck.time.end_time = 1;
-    eddy::parallel::Context context;
-    eddy::time::Simulation sim(deck, context, {"", true});
-    sim.advance(deck.time.max_steps);
-    const auto values = eddy::testing::gather(sim.scalar_fields().at(0).field, sim.decomposition(), 1);
+    const auto values = eddy::testing::run_to_end(deck, [](const auto& sim) {
+      return eddy::testing::gather(sim.scalar_fields().at(0).field, sim.decomposition(), 1);
+    });
     errors[n] = std::abs(values(2, 6, 0) - (0.5 + std::sin(1.0)));
   }
   EXPECT_LT(errors[0], 1e-4);
