@@ -34,11 +34,12 @@ struct PhysicsConfig {
   double prandtl = 0;  ///< as given with rayleigh (0: not given)
   /// An acceleration of the fluid (force per unit mass), per axis an expression of x, y, z, t and the constants.
   std::array<std::string, 3> body_force{"0", "0", "0"};
+  DriveConfig drive;  ///< a periodic channel's flow rate or pressure gradient
 
   /// The keys of the deck section `physics` (reynolds, rayleigh and prandtl set the fields above).
-  static constexpr std::array<std::string_view, 9> deck_keys{
-      "viscosity", "reynolds",  "density", "rayleigh", "prandtl", "beta_g", "reference_temperature",
-      "gravity",   "body_force"};
+  static constexpr std::array<std::string_view, 10> deck_keys{
+      "viscosity", "reynolds",   "density", "rayleigh", "prandtl", "beta_g", "reference_temperature",
+      "gravity",   "body_force", "drive"};
 
   /// True when some component of body_force is not the plain "0".
   bool has_body_force() const {
@@ -84,13 +85,15 @@ struct InitialConfig {
   std::array<double, 3> velocity{0, 0, 0};  ///< uniform flow velocity, or the base flow for `random`
   double amplitude = 1.0;                   ///< Taylor-Green velocity scale, or random perturbation size
   unsigned long long seed = 12345;          ///< random perturbation seed (same field on any rank count)
+  double noise = 0;                         ///< a seeded perturbation in [-noise, noise] added to any type
   std::string checkpoint;                   ///< restart from this checkpoint instead (set by --restart)
   /// `expression`: u, v (, w) and p as expressions of x, y, z and the deck's constants (config/expression.hpp).
   std::array<std::string, 3> velocity_expressions{"0", "0", "0"};
   std::string pressure_expression = "0";
 
   /// The keys of the deck section `initial`.
-  static constexpr std::array<std::string_view, 5> deck_keys{"type", "velocity", "amplitude", "seed", "pressure"};
+  static constexpr std::array<std::string_view, 6> deck_keys{"type",  "velocity", "amplitude",
+                                                             "noise", "seed",     "pressure"};
 
   bool operator==(const InitialConfig&) const = default;
 };
@@ -216,6 +219,7 @@ struct Deck {
   std::vector<BodyConfig> bodies;                         ///< immersed solid bodies (deck section `bodies`)
   std::vector<ProbeConfig> probes;                        ///< points sampled every step (deck section `probes`)
   std::vector<LineConfig> lines;                          ///< lines sampled at intervals (deck section `lines`)
+  StatisticsConfig statistics;                            ///< running time averages (deck section `statistics`)
   std::vector<std::pair<std::string, double>> constants;  ///< deck section `constants`, for expressions
   std::string source;  ///< where the deck came from (a path, or "<embedded default>")
 

@@ -3,6 +3,7 @@
 // Defaults live here; config/parse_physics.cpp fills them and config/validate_physics.cpp checks them.
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace eddy::config {
@@ -89,6 +90,37 @@ struct LineConfig {
   double interval_time = 0;
 
   bool operator==(const LineConfig&) const = default;
+};
+
+/// How a flow periodic along `axis` is driven (deck key physics.drive): `flow_rate` holds the bulk velocity (the mean
+/// of that velocity component over the domain) at `value` after every stage, with the pressure gradient this takes
+/// reported every step; `pressure_gradient` adds the constant acceleration `value` (-dp/dx / rho) along the axis.
+enum class DriveType { none, flow_rate, pressure_gradient };
+
+struct DriveConfig {
+  DriveType type = DriveType::none;
+  int axis = 0;
+  double value = 0;
+
+  bool operator==(const DriveConfig&) const = default;
+};
+
+/// Running time averages (deck section `statistics`): from start_time on, every `interval_steps` steps, the means of
+/// u, v, w, p and the scalars at the cell centres and their second moments, weighted by the time each sample stands
+/// for; averaged over the axes in `average_over` into profiles along the one axis left, written with the 3D means every
+/// interval_time (0: with the field output) and at the end of the run, and carried in checkpoints.
+struct StatisticsConfig {
+  bool enabled = false;
+  double start_time = 0;
+  long long interval_steps = 1;
+  std::array<bool, 3> average_over{false, false, false};
+  double interval_time = 0;
+
+  /// The keys of the deck section `statistics`.
+  static constexpr std::array<std::string_view, 4> deck_keys{"start_time", "interval_steps", "average_over",
+                                                             "interval_time"};
+
+  bool operator==(const StatisticsConfig&) const = default;
 };
 
 }  // namespace eddy::config

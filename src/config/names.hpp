@@ -10,6 +10,9 @@
 
 namespace eddy::config {
 
+/// The deck's name of an axis: x, y or z.
+inline std::string axis_letter(int axis) { return std::string(1, "xyz"[axis]); }
+
 /// The (value, YAML name) table of an enum; specialised for every enum of the deck.
 template <class Enum>
 const std::vector<std::pair<Enum, std::string_view>>& enum_names();

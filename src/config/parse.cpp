@@ -196,6 +196,7 @@ class DeckReader : public YamlReader {
       initial.velocity = read_list<double>(node["velocity"], "initial.velocity", dims_, 0.0, "numbers");
     }
     if (node["amplitude"]) initial.amplitude = read_number(node["amplitude"], "initial.amplitude");
+    if (node["noise"]) initial.noise = read_number(node["noise"], "initial.noise");
     if (node["seed"]) {
       const long long seed = read_long(node["seed"], "initial.seed");
       if (seed < 0) fail("initial.seed", "got " + describe(node["seed"]) + "; allowed: an integer >= 0");

@@ -207,6 +207,45 @@ void read_buoyancy(YamlReader& reader, const YAML::Node& node, Deck& deck) {
   if (!found) reader.fail("physics.rayleigh", "needs a scalar named temperature in the scalars section");
 }
 
+// physics.drive: {axis, bulk_velocity} or {axis, pressure_gradient}.
+DriveConfig read_drive(YamlReader& reader, const YAML::Node& node) {
+  reader.check_section(node, "physics.drive");
+  DriveConfig drive;
+  const bool flow_rate = static_cast<bool>(node["bulk_velocity"]);
+  if (flow_rate == static_cast<bool>(node["pressure_gradient"])) {
+    reader.fail("physics.drive", "give one of bulk_velocity (a constant flow rate) and pressure_gradient");
+  }
+  drive.type = flow_rate ? DriveType::flow_rate : DriveType::pressure_gradient;
+  const char* key = flow_rate ? "bulk_velocity" : "pressure_gradient";
+  drive.value = reader.read_number(node[key], std::string("physics.drive.") + key);
+  if (!node["axis"]) reader.fail("physics.drive.axis", "missing: the periodic axis the flow is driven along");
+  drive.axis = read_axis(reader, node["axis"], "physics.drive.axis");
+  return drive;
+}
+
+// The `statistics` section; given at all, it switches the averages on.
+StatisticsConfig read_statistics(YamlReader& reader, const YAML::Node& node) {
+  reader.check_section(node, "statistics");
+  StatisticsConfig statistics;
+  statistics.enabled = true;
+  if (node["start_time"]) statistics.start_time = reader.read_number(node["start_time"], "statistics.start_time");
+  if (node["interval_steps"])
+    statistics.interval_steps = reader.read_long(node["interval_steps"], "statistics.interval_steps");
+  if (node["interval_time"])
+    statistics.interval_time = reader.read_number(node["interval_time"], "statistics.interval_time");
+  if (const YAML::Node axes = node["average_over"]) {
+    if (!axes.IsSequence()) reader.fail("statistics.average_over", "expected a list of axes, got " + describe(axes));
+    for (std::size_t n = 0; n < axes.size(); ++n) {
+      const int axis = read_axis(reader, axes[n], "statistics.average_over[" + std::to_string(n) + "]");
+      if (statistics.average_over[axis]) {
+        reader.fail("statistics.average_over[" + std::to_string(n) + "]", "the axis is listed twice");
+      }
+      statistics.average_over[axis] = true;
+    }
+  }
+  return statistics;
+}
+
 }  // namespace
 
 void read_coupled_physics(YamlReader& reader, const YAML::Node& root, Deck& deck) {
@@ -224,6 +263,8 @@ void read_coupled_physics(YamlReader& reader, const YAML::Node& root, Deck& deck
   }
   const YAML::Node physics = root["physics"] ? root["physics"] : YAML::Node(YAML::NodeType::Map);
   read_buoyancy(reader, physics, deck);
+  if (physics["drive"]) deck.physics.drive = read_drive(reader, physics["drive"]);
+  if (root["statistics"]) deck.statistics = read_statistics(reader, root["statistics"]);
   if (const YAML::Node probes = root["probes"]) {
     if (!probes.IsSequence()) reader.fail("probes", "expected a list of probes, got " + describe(probes));
     for (std::size_t n = 0; n < probes.size(); ++n) {

@@ -106,6 +106,11 @@ std::string to_yaml(const Deck& deck) {
     for (int a = 0; a < n; ++a) out << (a ? ", " : "") << quoted(deck.physics.body_force[a]);
     out << "]\n";
   }
+  if (const auto& drive = deck.physics.drive; drive.type != DriveType::none) {
+    out << "  drive: {axis: " << axis_letter(drive.axis) << ", "
+        << (drive.type == DriveType::flow_rate ? "bulk_velocity: " : "pressure_gradient: ") << format_real(drive.value)
+        << "}\n";
+  }
   out << "boundary:\n";
   for (int f = 0; f < 2 * n; ++f) out << "  " << face_names[f] << ": " << face_yaml(deck.boundary.faces[f], n) << "\n";
   const auto& initial = deck.initial;
@@ -120,6 +125,7 @@ std::string to_yaml(const Deck& deck) {
     out << "  velocity: " << list(initial.velocity, n) << "\n";
   }
   out << "  amplitude: " << format_real(initial.amplitude) << "\n"
+      << "  noise: " << format_real(initial.noise) << "\n"
       << "  seed: " << initial.seed << "\n";
   const auto& time = deck.time;
   out << "time:\n"

@@ -23,8 +23,6 @@ std::string numbers(const std::array<double, 3>& values, int count) {
   return text + "]";
 }
 
-std::string axis_letter(int axis) { return std::string(1, "xyz"[axis]); }
-
 std::string scalar_face_yaml(const ScalarFace& face) {
   std::string text = "{type: " + to_string(face.type);
   if (face.type == ScalarBoundaryType::value || face.type == ScalarBoundaryType::flux ||
@@ -99,6 +97,17 @@ std::string scalars_and_bodies_yaml(const Deck& deck) {
     out << "  - {name: " << text_value(line.name) << ", from: " << numbers(line.from, dims)
         << ", to: " << numbers(line.to, dims) << ", points: " << line.points
         << ", interval_time: " << format_real(line.interval_time) << "}\n";
+  }
+  if (const auto& statistics = deck.statistics; statistics.enabled) {
+    std::string axes;
+    for (int a = 0; a < dims; ++a) {
+      if (statistics.average_over[a]) axes += (axes.empty() ? "" : ", ") + axis_letter(a);
+    }
+    out << "statistics:\n"
+        << "  start_time: " << format_real(statistics.start_time) << "\n"
+        << "  interval_steps: " << statistics.interval_steps << "\n"
+        << "  average_over: [" << axes << "]\n"
+        << "  interval_time: " << format_real(statistics.interval_time) << "\n";
   }
   return out.str();
 }

@@ -20,9 +20,11 @@ const std::vector<std::string>* section_keys(const std::string& path) {
   static const std::map<std::string, std::vector<std::string>> sections{
       {"",
        {"name", "domain", "physics", "boundary", "initial", "time", "numerics", "pressure", "output", "parallel",
-        "tuning", "scalars", "bodies", "probes", "lines", "constants"}},
+        "tuning", "scalars", "bodies", "probes", "lines", "statistics", "constants"}},
       {"domain", listed(DomainConfig::deck_keys)},
       {"physics", listed(PhysicsConfig::deck_keys)},
+      {"physics.drive", {"axis", "bulk_velocity", "pressure_gradient"}},
+      {"statistics", listed(StatisticsConfig::deck_keys)},
       {"boundary", {"default", "x_low", "x_high", "y_low", "y_high", "z_low", "z_high"}},
       {"initial", listed(InitialConfig::deck_keys)},
       {"time", listed(TimeConfig::deck_keys)},

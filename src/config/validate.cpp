@@ -13,8 +13,6 @@
 namespace eddy::config {
 namespace {
 
-const char* axis_name(int axis) { return axis == 0 ? "x" : axis == 1 ? "y" : "z"; }
-
 class DeckChecker {
  public:
   DeckChecker(const Deck& deck, const SourceMap& where) : deck_(deck), where_(where) {}
@@ -78,7 +76,7 @@ class DeckChecker {
         const std::string path = "boundary." + std::string(face_names[2 * axis + lone]);
         fail(path + ".type", "periodic on " + std::string(face_names[2 * axis + lone]) + " but " +
                                  to_string(faces[2 * axis + 1 - lone].type) + " on " +
-                                 std::string(face_names[2 * axis + 1 - lone]) + "; the " + axis_name(axis) +
+                                 std::string(face_names[2 * axis + 1 - lone]) + "; the " + axis_letter(axis) +
                                  " axis must be periodic on both faces or on neither");
       }
       for (int side = 0; side < 2; ++side) {
@@ -103,8 +101,8 @@ class DeckChecker {
           // The normal velocity must point into the domain: +axis on the low face, -axis on the high face.
           const bool inward = side == 0 ? normal > 0 : normal < 0;
           require_real(inward, path + "[" + std::to_string(axis) + "]", normal,
-                       side == 0 ? "> 0 (inflow on a low face enters along +" + std::string(axis_name(axis)) + ")"
-                                 : "< 0 (inflow on a high face enters along -" + std::string(axis_name(axis)) + ")");
+                       side == 0 ? "> 0 (inflow on a low face enters along +" + axis_letter(axis) + ")"
+                                 : "< 0 (inflow on a high face enters along -" + axis_letter(axis) + ")");
           inflow = true;
         }
         if (face.type == BoundaryType::outflow) outflow = true;
@@ -120,6 +118,7 @@ class DeckChecker {
   void check_initial() {
     const auto& initial = deck_.initial;
     require_real(initial.amplitude >= 0, "initial.amplitude", initial.amplitude, ">= 0");
+    require_real(initial.noise >= 0, "initial.noise", initial.noise, ">= 0");
   }
 
   void check_time() {

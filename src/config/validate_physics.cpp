@@ -23,6 +23,8 @@ class PhysicsChecker {
     for (std::size_t n = 0; n < deck_.bodies.size(); ++n) check_body(n);
     for (std::size_t n = 0; n < deck_.probes.size(); ++n) check_probe(n);
     for (std::size_t n = 0; n < deck_.lines.size(); ++n) check_line(n);
+    check_drive();
+    check_statistics();
   }
 
  private:
@@ -152,6 +154,42 @@ class PhysicsChecker {
     const bool fields_written = deck_.output.interval_steps > 0 || deck_.output.interval_time > 0;
     require_real(line.interval_time > 0 || fields_written, path + ".interval_time", line.interval_time,
                  "> 0 (0 follows the field output, which output.interval_steps and output.interval_time turn off)");
+  }
+
+  void check_drive() {
+    const auto& drive = deck_.physics.drive;
+    if (drive.type == DriveType::none) return;
+    if (deck_.boundary.face(drive.axis, 0).type != BoundaryType::periodic) {
+      std::string periodic;
+      for (int a = 0; a < deck_.domain.dimensions; ++a) {
+        if (deck_.boundary.face(a, 0).type == BoundaryType::periodic)
+          periodic += (periodic.empty() ? "" : ", ") + axis_letter(a);
+      }
+      fail("physics.drive.axis", "got '" + axis_letter(drive.axis) + "', whose faces are " +
+                                     to_string(deck_.boundary.face(drive.axis, 0).type) +
+                                     "; allowed: a periodic axis (" +
+                                     (periodic.empty() ? "the deck has none" : periodic) + ")");
+    }
+  }
+
+  void check_statistics() {
+    const auto& statistics = deck_.statistics;
+    if (!statistics.enabled) return;
+    require_real(statistics.start_time >= 0, "statistics.start_time", statistics.start_time, ">= 0");
+    if (statistics.interval_steps < 1) {
+      fail("statistics.interval_steps",
+           "got " + std::to_string(statistics.interval_steps) + "; allowed: an integer >= 1 (steps between samples)");
+    }
+    require_real(statistics.interval_time >= 0, "statistics.interval_time", statistics.interval_time,
+                 ">= 0 (0: with the field output and at the end)");
+    const int dims = deck_.domain.dimensions;
+    int averaged = 0;
+    for (int a = 0; a < dims; ++a) averaged += statistics.average_over[a] ? 1 : 0;
+    if (averaged != 0 && averaged != dims - 1) {
+      fail("statistics.average_over", "got " + std::to_string(averaged) + " of " + std::to_string(dims) +
+                                          " axes; allowed: none (3D means only) or all axes but one (profiles along "
+                                          "the axis left)");
+    }
   }
 
   const Deck& deck_;

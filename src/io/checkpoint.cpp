@@ -138,7 +138,8 @@ Checkpointer::Checkpointer(const config::Deck& deck, const grid::Decomposition& 
 
 std::filesystem::path Checkpointer::write(const fields::FlowState& state, double time, long long step, double dt,
                                           const std::vector<fields::NamedField>& scalars,
-                                          const std::vector<fields::NamedField>& warm_start) {
+                                          const std::vector<fields::NamedField>& warm_start,
+                                          const std::vector<std::pair<std::string, double>>& numbers) {
   ProfileRegion region("io::checkpoint");
   run_on_rank0(context_->comm(), [&] { std::filesystem::create_directories(directory_); });
   const auto stored = stored_fields(state, scalars, warm_start);
@@ -174,6 +175,7 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
       {"viscosity", deck_.physics.viscosity},
       {"density", deck_.physics.density},
   };
+  for (const auto& [name, value] : numbers) attributes.emplace_back(name, value);
   std::vector<std::string> scalar_names;
   for (const auto& scalar : scalars) scalar_names.push_back(scalar.name);
   if (!scalar_names.empty()) attributes.emplace_back("scalars", join_names(scalar_names));
@@ -306,7 +308,8 @@ void Checkpointer::check_scalars(const H5Reader& file, const std::filesystem::pa
 
 CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::FlowState& state,
                                   const std::vector<fields::NamedField>& scalars,
-                                  const std::vector<fields::NamedField>& warm_start) const {
+                                  const std::vector<fields::NamedField>& warm_start,
+                                  const std::vector<std::string>& numbers) const {
   ProfileRegion region("io::restart");
   CheckpointMeta meta;
   meta.path = resolve(path_or_latest);
@@ -330,6 +333,9 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
     meta.dt = file.read_double("dt");
     meta.deck_text = file.read_string("deck");
     meta.eddy_version = file.read_string("eddy_version");
+    for (const auto& name : numbers) {
+      if (file.has_attribute(name)) meta.numbers.emplace_back(name, file.read_double(name));
+    }
     for (int f = 0; f < count_fields; ++f) {
       const std::string& name = stored[f].name;
       if (f >= required && !file.has_dataset(name)) {

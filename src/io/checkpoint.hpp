@@ -23,6 +23,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eddy::io {
@@ -35,7 +36,8 @@ struct CheckpointMeta {
   std::string deck_text;     ///< the resolved deck of the run that wrote it
   std::string eddy_version;  ///< EDDY_VERSION of the writer
   std::filesystem::path path;
-  std::vector<std::string> warm_start;  ///< the warm-start fields asked for that the checkpoint held
+  std::vector<std::string> warm_start;                  ///< the warm-start fields asked for that the checkpoint held
+  std::vector<std::pair<std::string, double>> numbers;  ///< the warm-start numbers asked for that it held
 };
 
 class Checkpointer {
@@ -48,19 +50,23 @@ class Checkpointer {
                parallel::Context& context, const std::filesystem::path& run_dir, std::string deck_text);
 
   /// Writes the owned values of `state`, of every scalar and of every warm-start field (solver state that makes the
-  /// continued run bit-identical) (collective); returns the path of the finished checkpoint.
+  /// continued run bit-identical), and the warm-start numbers as file attributes (collective); returns the path of
+  /// the finished checkpoint.
   std::filesystem::path write(const fields::FlowState& state, double time, long long step, double dt,
                               const std::vector<fields::NamedField>& scalars = {},
-                              const std::vector<fields::NamedField>& warm_start = {});
+                              const std::vector<fields::NamedField>& warm_start = {},
+                              const std::vector<std::pair<std::string, double>>& numbers = {});
 
   /// Reads this rank's block of a checkpoint ("latest" = newest in run_dir/checkpoints) into the owned values of
   /// `state` and of each of `scalars` by name (ghosts untouched: apply boundary conditions and halo exchange next).
   /// Works on any rank count. Throws eddy::Error for a missing, truncated or corrupted file (checksum), another grid,
   /// other physics, or scalars other than `scalars` (one missing, or one the checkpoint holds that is not asked for).
   /// Of `warm_start`, the fields the checkpoint holds are read and listed in the result; the others are left alone.
+  /// Of the warm-start `numbers` named, those it holds are in the result.
   CheckpointMeta load(const std::string& path_or_latest, fields::FlowState& state,
                       const std::vector<fields::NamedField>& scalars = {},
-                      const std::vector<fields::NamedField>& warm_start = {}) const;
+                      const std::vector<fields::NamedField>& warm_start = {},
+                      const std::vector<std::string>& numbers = {}) const;
 
   /// The checkpoint file `path_or_latest` names (collective: rank 0 looks, every rank gets the answer).
   std::filesystem::path resolve(const std::string& path_or_latest) const;

@@ -23,6 +23,7 @@ CoupledPhysics::CoupledPhysics(const config::Deck& deck, parallel::Context& cont
       decomp_(decomp),
       grid_(grid),
       volume_force_(deck, decomp, grid.shape, context.comm()),
+      drive_(deck.physics.drive, grid, decomp.global.total_cells()),
       scalars_(deck, context, decomp, grid, halo_transport),
       bodies_(deck, decomp, grid),
       probes_(deck, deck.probes, decomp, grid, scalar_names(deck)) {
@@ -40,6 +41,7 @@ void CoupledPhysics::initialise() { scalars_.initialise(decomp_); }
 void CoupledPhysics::add_momentum_sources(const fields::FaceVector& rhs, double t) {
   if (temperature_ >= 0) add_buoyancy(scalars_.field(temperature_), rhs, grid_, deck_.physics);
   volume_force_.add(rhs, t);
+  drive_.add_source(rhs);
 }
 
 void CoupledPhysics::advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight,
@@ -58,6 +60,7 @@ void CoupledPhysics::finish_step(const fields::FlowState& state, StepRecord& rec
     scalar_values.push_back(scalars_.field(n));
   }
   probes_.sample(state, scalar_values, reducer, record.extra);
+  drive_.finish_step({state.u, state.v, state.w}, record.dt, reducer, record.extra);
   if (!has_bodies()) return;
   const auto forces = bodies_.take_step_forces(reducer, deck_.physics.density);
   times_.push_back(record.time);

@@ -1,7 +1,9 @@
 #pragma once
 // Everything the flow solver couples to: transported scalars, Boussinesq buoyancy and immersed bodies. The time
 // loop calls it at four points of a stage and once per step; with none of them in the deck every call is a no-op.
-//   stage: add_momentum_sources (buoyancy into the momentum right-hand side, from the stage-start temperature)
+//   stage: add_momentum_sources (buoyancy, body force and a driving pressure gradient into the momentum right-hand
+//                                side, the buoyancy from the stage-start temperature)
+//          hold_flow_rate       (on the predicted velocity, before its ghosts are filled: a constant flow rate)
 //          advance_scalars      (before the velocity update, so both use the stage-start velocity)
 //          force_bodies         (on the predicted velocity with valid ghosts, before the projection)
 //   step:  finish_step          (Nusselt numbers, scalar ranges, body forces and coefficients, probe samples)
@@ -12,6 +14,7 @@
 #include "parallel/context.hpp"
 #include "parallel/reducer.hpp"
 #include "physics/body_coefficients.hpp"
+#include "physics/flow_drive.hpp"
 #include "physics/immersed_boundary.hpp"
 #include "physics/probes.hpp"
 #include "physics/scalar_transport.hpp"
@@ -45,10 +48,15 @@ class CoupledPhysics {
   /// True when the deck has immersed bodies (the velocity ghosts must be refilled after force_bodies).
   bool has_bodies() const { return bodies_.count() > 0; }
 
-  /// True when add_momentum_sources adds anything (buoyancy, a body force).
-  bool has_momentum_sources() const { return temperature_ >= 0 || volume_force_.active(); }
-  /// Adds the buoyancy and the body force at time t to the momentum right-hand side (no-op without them).
+  /// True when add_momentum_sources adds anything (buoyancy, a body force, a driving pressure gradient).
+  bool has_momentum_sources() const { return temperature_ >= 0 || volume_force_.active() || drive_.adds_source(); }
+  /// Adds the buoyancy, the body force at time t and a driving pressure gradient to the momentum right-hand side
+  /// (no-op without them).
   void add_momentum_sources(const fields::FaceVector& rhs, double t);
+  /// Holds the bulk velocity of a constant-flow-rate drive on the predicted velocity (no-op without; collective).
+  void hold_flow_rate(const fields::FlowState& state, const parallel::Reducer& reducer) {
+    drive_.hold_flow_rate({state.u, state.v, state.w}, reducer);
+  }
   /// Advances the scalars by one stage from the stage-start velocity (ScalarTransport::advance_stage's weights), their
   /// sources taken at time t.
   void advance_scalars(const fields::FlowState& state, Real current_weight, Real previous_weight, Real start_weight,
@@ -76,6 +84,7 @@ class CoupledPhysics {
   grid::Decomposition decomp_;
   operators::StaggeredGrid grid_;
   VolumeForce volume_force_;
+  FlowDrive drive_;
   ScalarTransport scalars_;
   ImmersedBoundary bodies_;
   Probes probes_;

@@ -51,10 +51,7 @@ int step_to_the_end(time::Simulation& sim, RunOutputs& outputs, RunControl& cont
                     bool talkative) {
   const config::Deck& deck = sim.deck();
   parallel::Context& context = sim.context();
-  const auto write_checkpoint = [&] {
-    outputs.write_checkpoint(sim.state(), sim.scalar_fields(), sim.warm_start_fields(), sim.time(), sim.step(),
-                             sim.previous_dt());
-  };
+  const auto write_checkpoint = [&] { outputs.write_checkpoint(sim); };
 
   std::optional<KernelTimer> kernel_timer;
   if (sim.options().kernel_times) kernel_timer.emplace();
@@ -76,7 +73,11 @@ int step_to_the_end(time::Simulation& sim, RunOutputs& outputs, RunControl& cont
         });
       }
     }
-    timed_output(sim, write_checkpoint);
+    timed_output(sim, [&] {
+      const std::string said = outputs.write_statistics(sim);
+      if (talkative && !said.empty()) std::printf("statistics: %s\n", said.c_str());
+      write_checkpoint();
+    });
     progress.end_line();
     if (talkative) std::printf("%s\n", control.stop_message((outputs.run_dir() / "deck.yaml").string()).c_str());
     if (control.stopped_early()) status = exit_stopped_early;
@@ -135,7 +136,8 @@ int run_case(time::Simulation& sim) {
   RunControl control(deck.time, outputs.run_dir(), context);
   Progress progress(deck, talkative, sim.time(), sim.step());
   const ObserverHandle observer{sim, sim.add_step_observer([&](const StepRecord& record) {
-                                  outputs.after_step(sim.state(), record, sim.warm_start_fields(), sample_line);
+                                  const std::string said = outputs.after_step(sim, record);
+                                  if (talkative && !said.empty()) std::printf("statistics: %s\n", said.c_str());
                                 })};
   if (!sim.restart_point()) {
     if (outputs.writes_fields()) outputs.write_fields(sim.state(), sim.time(), sim.step());

@@ -3,6 +3,8 @@
 #include "config/print.hpp"
 #include "io/run_directory.hpp"
 #include "io/text_file.hpp"
+#include "physics/flow_statistics.hpp"
+#include "run/statistics_files.hpp"
 
 #include <cstdio>
 #include <utility>
@@ -10,13 +12,12 @@
 namespace eddy::run {
 namespace {
 
-// A line's schedule: its own interval_time, else the fields' steps and times.
-io::OutputSchedule line_schedule(const config::LineConfig& line, const config::OutputConfig& output,
-                                 double start_time) {
+// A schedule of its own interval_time, else the fields' steps and times.
+io::OutputSchedule own_schedule(double interval_time, const config::OutputConfig& output, double start_time) {
   config::OutputConfig own = output;
-  if (line.interval_time > 0) {
+  if (interval_time > 0) {
     own.interval_steps = 0;
-    own.interval_time = line.interval_time;
+    own.interval_time = interval_time;
   }
   return io::OutputSchedule(own, start_time);
 }
@@ -31,7 +32,10 @@ std::filesystem::path prepared_run_directory(const config::Deck& deck, parallel:
 RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& decomp, const fields::LocalShape& shape,
                        parallel::Context& context, const std::optional<time::RestartPoint>& restart,
                        std::vector<fields::NamedField> scalars)
-    : output_(deck.output),
+    : deck_(deck),
+      decomp_(decomp),
+      context_(&context),
+      output_(deck.output),
       run_dir_(prepared_run_directory(deck, context, restart.has_value())),
       fields_(deck, decomp, shape, context, run_dir_, restart ? restart->step : -1),
       schedule_(deck.output, restart ? restart->time : 0),
@@ -39,25 +43,42 @@ RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& deco
       telemetry_(run_dir_, context),
       scalars_(std::move(scalars)),
       lines_(deck.lines),
+      statistics_schedule_(own_schedule(deck.statistics.interval_time, deck.output, restart ? restart->time : 0)),
       writes_files_(context.rank() == 0) {
   // The starting state is written (fresh run) or was written by the run before (restart): not due again.
   schedule_.due(restart ? restart->step : 0, restart ? restart->time : 0);
   for (const auto& line : lines_) {
-    line_schedules_.push_back(line_schedule(line, output_, restart ? restart->time : 0));
+    line_schedules_.push_back(own_schedule(line.interval_time, output_, restart ? restart->time : 0));
     line_schedules_.back().due(restart ? restart->step : 0, restart ? restart->time : 0);
   }
-  if (restart) last_checkpoint_step_ = restart->step;
+  statistics_schedule_.due(restart ? restart->step : 0, restart ? restart->time : 0);
+  if (restart) last_checkpoint_step_ = last_statistics_step_ = restart->step;
 }
 
-void RunOutputs::after_step(const fields::FlowState& state, const StepRecord& r,
-                            const std::vector<fields::NamedField>& warm_start, const LineSampler& sample_line) {
-  if (schedule_.due(r.step, r.time)) write_fields(state, r.time, r.step);
+std::string RunOutputs::after_step(const time::Simulation& sim, const StepRecord& r) {
+  if (schedule_.due(r.step, r.time)) write_fields(sim.state(), r.time, r.step);
   for (std::size_t n = 0; n < lines_.size(); ++n) {
     if (line_schedules_[n].due(r.step, r.time))
-      write_line(static_cast<int>(n), sample_line(static_cast<int>(n)), r.time, r.step);
+      write_line(static_cast<int>(n), sim.sample_line(static_cast<int>(n)), r.time, r.step);
   }
+  std::string said;
+  if (statistics_schedule_.due(r.step, r.time)) said = write_statistics(sim);
   const long long every = output_.checkpoint_interval_steps;
-  if (every > 0 && r.step % every == 0) write_checkpoint(state, scalars_, warm_start, r.time, r.step, r.dt);
+  if (every > 0 && r.step % every == 0) write_checkpoint(sim);
+  return said;
+}
+
+std::string RunOutputs::write_statistics(const time::Simulation& sim) {
+  const physics::FlowStatistics& statistics = sim.statistics();
+  if (!statistics.enabled() || statistics.window().samples == 0 || sim.step() == last_statistics_step_) return "";
+  last_statistics_step_ = sim.step();
+  return write_statistics_files(statistics, deck_, decomp_, *context_, run_dir_,
+                                io::write_mode(deck_.tuning.hdf5_writes), sim.step());
+}
+
+void RunOutputs::write_checkpoint(const time::Simulation& sim) {
+  write_checkpoint(sim.state(), sim.scalar_fields(), sim.warm_start_fields(), sim.time(), sim.step(), sim.previous_dt(),
+                   sim.warm_start_numbers());
 }
 
 void RunOutputs::write_lines(const LineSampler& sample_line, double time, long long step) {
@@ -96,9 +117,9 @@ void RunOutputs::write_fields(const fields::FlowState& state, double time, long 
 
 void RunOutputs::write_checkpoint(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars,
                                   const std::vector<fields::NamedField>& warm_start, double time, long long step,
-                                  double dt) {
+                                  double dt, const std::vector<std::pair<std::string, double>>& warm_numbers) {
   if (step == last_checkpoint_step_) return;
-  checkpoints_.write(state, time, step, dt, scalars, warm_start);
+  checkpoints_.write(state, time, step, dt, scalars, warm_start, warm_numbers);
   last_checkpoint_step_ = step;
 }
 

@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace eddy::run {
@@ -33,20 +35,26 @@ class RunOutputs {
   /// Samples deck line n (collective).
   using LineSampler = std::function<physics::LineTable(int)>;
 
-  /// After a step: fields when the output schedule says so, the deck's lines when theirs do, a checkpoint (with the
-  /// solvers' `warm_start` fields) every output.checkpoint_interval_steps.
-  void after_step(const fields::FlowState& state, const StepRecord& record,
-                  const std::vector<fields::NamedField>& warm_start, const LineSampler& sample_line);
+  /// After a step of `sim`: fields when the output schedule says so, the deck's lines and statistics when theirs do,
+  /// a checkpoint (with the solvers' and statistics' warm-start state) every output.checkpoint_interval_steps.
+  /// Returns what the statistics say for the log ("" when none were written or they say nothing).
+  std::string after_step(const time::Simulation& sim, const StepRecord& record);
+  /// Writes the statistics of `sim` (physics::FlowStatistics) unless this step's are written or none were sampled;
+  /// returns what they say for the log.
+  std::string write_statistics(const time::Simulation& sim);
   /// Writes every deck line whose schedule is on (the starting state of a fresh run).
   void write_lines(const LineSampler& sample_line, double time, long long step);
   /// Appends the step's row to telemetry.csv.
   void record(const StepRecord& record) { telemetry_.record(record); }
   /// Writes the fields (ghosts valid) and the selected scalars unless this step's are written or none are selected.
   void write_fields(const fields::FlowState& state, double time, long long step);
-  /// Writes a checkpoint of `state`, `scalars` and `warm_start` unless this step's is already written; `dt` is the
-  /// step that reached this state.
+  /// Writes a checkpoint of `state`, `scalars` and the warm-start fields and numbers unless this step's is already
+  /// written; `dt` is the step that reached this state.
   void write_checkpoint(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars,
-                        const std::vector<fields::NamedField>& warm_start, double time, long long step, double dt);
+                        const std::vector<fields::NamedField>& warm_start, double time, long long step, double dt,
+                        const std::vector<std::pair<std::string, double>>& warm_numbers = {});
+  /// Writes the checkpoint of `sim`'s current state.
+  void write_checkpoint(const time::Simulation& sim);
   /// Flushes telemetry and writes summary.json.
   void finish(const io::JsonObject& summary);
 
@@ -56,6 +64,9 @@ class RunOutputs {
   const std::filesystem::path& run_dir() const { return run_dir_; }
 
  private:
+  config::Deck deck_;
+  grid::Decomposition decomp_;
+  parallel::Context* context_;
   config::OutputConfig output_;
   std::filesystem::path run_dir_;
   io::FieldWriter fields_;
@@ -65,8 +76,9 @@ class RunOutputs {
   std::vector<fields::NamedField> scalars_;
   std::vector<config::LineConfig> lines_;
   std::vector<io::OutputSchedule> line_schedules_;  // per line: its interval_time, or the fields' schedule
+  io::OutputSchedule statistics_schedule_;          // statistics.interval_time, or the fields' schedule
   bool writes_files_;                               // rank 0 writes the line files
-  long long last_fields_step_ = -1, last_checkpoint_step_ = -1;
+  long long last_fields_step_ = -1, last_checkpoint_step_ = -1, last_statistics_step_ = -1;
   void write_line(int n, const physics::LineTable& table, double time, long long step) const;
 };
 

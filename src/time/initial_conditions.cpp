@@ -36,6 +36,32 @@ KOKKOS_INLINE_FUNCTION void face_position(const FaceGeometry& geo, int c, const 
   }
 }
 
+// The face's index in the global grid, the same on any rank count.
+KOKKOS_INLINE_FUNCTION long long global_face(const FaceGeometry& geo, const int idx[3]) {
+  long long global = 0;
+  for (int a = 2; a >= 0; --a) global = global * geo.cells[a] + (geo.offset[a] + idx[a] - geo.ghost);
+  return global;
+}
+
+// initial.noise: a seeded perturbation in [-noise, noise] on every owned face.
+void add_noise(const config::InitialConfig& initial, const grid::Decomposition& decomp,
+               const fields::FlowState& state) {
+  const FaceGeometry geo = face_geometry(decomp, state.shape.ghost);
+  const Field velocity[3] = {state.u, state.v, state.w};
+  const Real noise = initial.noise;
+  const unsigned long long seed = initial.seed;
+  for (int c = 0; c < (decomp.global.dim == 3 ? 3 : 2); ++c) {
+    const Field f = velocity[c];
+    Kokkos::parallel_for(
+        "initial::noise", grid::owned_cells(state.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+          const int idx[3] = {i, j, k};
+          f(i, j, k) += noise * face_hash(global_face(geo, idx), seed + 1, c);
+        });
+  }
+}
+
+void set_built_in_velocity(const config::Deck& deck, const grid::Decomposition& decomp, const fields::FlowState& state);
+
 }  // namespace
 
 void set_initial_velocity(const config::Deck& deck, const grid::Decomposition& decomp, const fields::FlowState& state,
@@ -53,8 +79,18 @@ void set_initial_velocity(const config::Deck& deck, const grid::Decomposition& d
       physics::fill_from_expression(expression, "initial.velocity[" + std::to_string(c) + "]", decomp, velocity[c], c,
                                     state.shape.ghost, comm);
     }
-    return;
+  } else {
+    set_built_in_velocity(deck, decomp, state);
   }
+  if (initial.noise > 0) add_noise(initial, decomp, state);
+}
+
+namespace {
+
+void set_built_in_velocity(const config::Deck& deck, const grid::Decomposition& decomp,
+                           const fields::FlowState& state) {
+  const auto& initial = deck.initial;
+  const int components = decomp.global.dim == 3 ? 3 : 2;
   const FaceGeometry geo = face_geometry(decomp, state.shape.ghost);
   const bool three_d = components == 3;
   const Field velocity[3] = {state.u, state.v, state.w};
@@ -71,9 +107,7 @@ void set_initial_velocity(const config::Deck& deck, const grid::Decomposition& d
           if (type == config::InitialType::uniform) {
             value = base;
           } else if (type == config::InitialType::random) {
-            long long global = 0;
-            for (int a = 2; a >= 0; --a) global = global * geo.cells[a] + (geo.offset[a] + idx[a] - geo.ghost);
-            value = base + amplitude * face_hash(global, seed, c);
+            value = base + amplitude * face_hash(global_face(geo, idx), seed, c);
           } else if (type == config::InitialType::taylor_green) {
             Real x[3];
             face_position(geo, c, idx, x);
@@ -85,6 +119,8 @@ void set_initial_velocity(const config::Deck& deck, const grid::Decomposition& d
         });
   }
 }
+
+}  // namespace
 
 void set_initial_pressure(const config::Deck& deck, const grid::Decomposition& decomp, const fields::FlowState& state,
                           MPI_Comm comm) {

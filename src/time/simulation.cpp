@@ -11,6 +11,7 @@
 #include "parallel/halo_exchange.hpp"
 #include "parallel/reducer.hpp"
 #include "physics/coupled_physics.hpp"
+#include "physics/flow_statistics.hpp"
 #include "time/blow_up.hpp"
 #include "time/initial_conditions.hpp"
 #include "time/momentum_stage.hpp"
@@ -42,6 +43,12 @@ void add_field(const Field& target, const Field& addend) {
       "time::add_pressure", policy, KOKKOS_LAMBDA(int i, int j, int k) { target(i, j, k) += addend(i, j, k); });
 }
 
+std::vector<std::string> scalar_names(const config::Deck& deck) {
+  std::vector<std::string> names;
+  for (const auto& scalar : deck.scalars) names.push_back(scalar.name);
+  return names;
+}
+
 }  // namespace
 
 struct Simulation::Impl {
@@ -65,7 +72,8 @@ struct Simulation::Impl {
                  ghosts.row_ends()),
         stages(stage_table(deck_in.time.scheme)),
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count,
-                       !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3) {
+                       !physics.has_bodies() && deck_in.time.scheme == config::TimeScheme::ssp_rk3),
+        statistics(deck_in, decomp, grid, scalar_names(deck_in)) {
     if (physics.has_bodies()) previous_pressure = fields::make_field("previous_pressure", shape);
     if (pressure_guess.keeps_step_start()) last_good.p = Field();  // the guesses keep it
     require(deck.domain.dimensions == 2 || deck.domain.dimensions == 3, "domain.dimensions must be 2 or 3");
@@ -165,14 +173,20 @@ struct Simulation::Impl {
     const io::Checkpointer checkpoints(deck, decomp, shape, context, deck.output.directory, "");
     const io::CheckpointMeta meta = [&] {
       try {
-        return checkpoints.load(options.restart, state, physics.scalar_fields(), pressure_guess.all_fields());
+        return checkpoints.load(options.restart, state, physics.scalar_fields(), checkpointed_fields(true),
+                                physics::FlowStatistics::window_number_names());
       } catch (const Error& e) {
         const std::string message = e.what();
         if (message.starts_with("--restart")) throw;
         throw Error("--restart " + options.restart + ": " + message, e.ranks());
       }
     }();
-    pressure_guess.restore(meta.warm_start, state.p);
+    std::vector<std::string> guesses;
+    for (const auto& name : meta.warm_start) {
+      if (!name.starts_with(statistics_prefix)) guesses.push_back(name);
+    }
+    pressure_guess.restore(guesses, state.p);
+    if (guesses.size() < meta.warm_start.size()) statistics.restore(meta.numbers);
     ghosts.boundary().set_time(meta.time);
     physics.set_boundary_time(meta.time);
     // The solves read the ghosts of their guesses as they are (guesses combine pressures over every view point).
@@ -190,6 +204,15 @@ struct Simulation::Impl {
     reduce_diagnostics();
     if (talkative()) std::printf("restarted from %s at step %lld, t = %.6g\n", meta.path.c_str(), meta.step, meta.time);
   }
+
+  // The solver and statistics fields a checkpoint holds besides the flow and the scalars: the pressure guesses'
+  // kept fields (all of them to read into, the recorded ones to write) and the statistics' sums.
+  std::vector<fields::NamedField> checkpointed_fields(bool reading) const {
+    auto fields = reading ? pressure_guess.all_fields() : pressure_guess.recorded_fields();
+    for (const auto& sum : statistics.sum_fields()) fields.push_back(sum);
+    return fields;
+  }
+  static constexpr std::string_view statistics_prefix = "statistics_";
 
   // Keeps the state before a step, written as the last good state if the step diverges. The fused stages hand over
   // the velocity's buffers after the first stage (MomentumStage::hand_over_start_velocity), so only the unused w of
@@ -242,7 +265,8 @@ struct Simulation::Impl {
       const double stage_end = sim_time + start.dt * (s + 1 < stages.count ? stages.stages[s + 1].time : 1.0);
       ghosts.boundary().set_time(stage_end);
       physics.set_boundary_time(stage_end);
-      advance_velocity(s, start.dt);  // u* = u_k + dt (gamma R_k + zeta R_{k-1}) + beta (u_0 - u_k)
+      advance_velocity(s, start.dt);           // u* = u_k + dt (gamma R_k + zeta R_{k-1}) + beta (u_0 - u_k)
+      physics.hold_flow_rate(state, reducer);  // a constant flow rate, where the deck has one
       const bool rhs_built = fill_stage_ghosts(stage, stage_dt);   // halo exchange, then boundary conditions
       force_bodies(stage, stage_dt);                               // immersed bodies, where the deck has any
       count_solve(record, project_stage(s, stage_dt, rhs_built));  // divergence, Poisson solve, correction
@@ -375,6 +399,12 @@ struct Simulation::Impl {
       auto scope = timers.time(Phase::reduction);
       physics.finish_step(state, record, reducer);
     }
+    if (statistics.enabled()) {
+      auto scope = timers.time(Phase::output);
+      std::vector<Field> scalars;
+      for (const auto& scalar : physics.scalar_fields()) scalars.push_back(scalar.field);
+      statistics.after_step(state, scalars, sim_time, start.dt, step_count);
+    }
     check_for_blow_up(record, start.dt * velocity_rate, deck.time, state, decomp);
     // After the check: the guess overwrites the oldest kept pressure, which holds the last good state's until then.
     if (pressure_guess.removes_mean_at_step_end()) {
@@ -415,6 +445,7 @@ struct Simulation::Impl {
   Field previous_pressure;  // p of the last stage while the incremental projection solves for its change (bodies)
   StageTable stages;
   PressureGuess pressure_guess;  // the stage pressure solves' initial guesses (not with bodies: p is an increment)
+  physics::FlowStatistics statistics;  // running time averages
   std::vector<StepRecord> history;
   std::vector<std::pair<int, StepObserver>> observers;  // with their handles
   int last_observer = 0;                                // the handle given last
@@ -466,9 +497,12 @@ const RunOptions& Simulation::options() const { return impl_->options; }
 parallel::Context& Simulation::context() const { return impl_->context; }
 const fields::LocalShape& Simulation::shape() const { return impl_->shape; }
 std::vector<fields::NamedField> Simulation::scalar_fields() const { return impl_->physics.scalar_fields(); }
-std::vector<fields::NamedField> Simulation::warm_start_fields() const {
-  return impl_->pressure_guess.recorded_fields();
+std::vector<fields::NamedField> Simulation::warm_start_fields() const { return impl_->checkpointed_fields(false); }
+std::vector<std::pair<std::string, double>> Simulation::warm_start_numbers() const {
+  return impl_->statistics.enabled() ? impl_->statistics.window_numbers()
+                                     : std::vector<std::pair<std::string, double>>{};
 }
+const physics::FlowStatistics& Simulation::statistics() const { return impl_->statistics; }
 double Simulation::previous_dt() const { return impl_->previous_dt; }
 const std::optional<RestartPoint>& Simulation::restart_point() const { return impl_->restart_point; }
 std::string Simulation::solver_name() const { return impl_->projection.solver_name(); }

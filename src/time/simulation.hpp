@@ -17,7 +17,8 @@
 
 namespace eddy::physics {
 class CoupledPhysics;
-}
+class FlowStatistics;
+}  // namespace eddy::physics
 
 namespace eddy::time {
 
@@ -99,8 +100,13 @@ class Simulation {
   const fields::LocalShape& shape() const;
   /// The transported scalars (live fields).
   std::vector<fields::NamedField> scalar_fields() const;
-  /// The fields the pressure guesses keep, which a checkpoint holds so that a restart continues exactly.
+  /// The fields the pressure guesses keep and the statistics' sums, which a checkpoint holds so that a restart
+  /// continues exactly.
   std::vector<fields::NamedField> warm_start_fields() const;
+  /// The numbers a checkpoint holds for the same purpose (the statistics' averaging window).
+  std::vector<std::pair<std::string, double>> warm_start_numbers() const;
+  /// The running time averages (deck section `statistics`).
+  const physics::FlowStatistics& statistics() const;
   /// The last step's dt (the adaptive step's growth cap after a restart).
   double previous_dt() const;
   /// Where the run restarted from, if it did.

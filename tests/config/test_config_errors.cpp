@@ -159,5 +159,27 @@ TEST(ConfigErrors, DecksBuiltInCodeAreValidatedWithoutLines) {
   }
 }
 
+TEST(ConfigErrors, DriveAndStatistics) {
+  const std::string channel = "boundary: {x_low: periodic, x_high: periodic}\n";
+  EXPECT_CONTAINS(load_error(channel + "physics: {drive: {axis: y, bulk_velocity: 1}}\n"),
+                  "physics.drive.axis (deck.yaml, line 2): got 'y', whose faces are no_slip; allowed: a periodic axis "
+                  "(x)");
+  EXPECT_CONTAINS(load_error(channel + "physics: {drive: {axis: x}}\n"),
+                  "physics.drive (deck.yaml, line 2): give one of bulk_velocity (a constant flow rate) and "
+                  "pressure_gradient");
+  EXPECT_CONTAINS(load_error(channel + "physics: {drive: {bulk_velocity: 1}}\n"),
+                  "physics.drive.axis (deck.yaml, line 2): missing: the periodic axis the flow is driven along");
+  EXPECT_CONTAINS(load_error(channel + "physics: {drive: {axis: x, bulk_velocity: 1, speed: 2}}\n"),
+                  "unknown key 'speed' in section 'physics.drive'");
+  EXPECT_CONTAINS(load_error("statistics: {average_over: [x, x]}\n"),
+                  "statistics.average_over[1] (deck.yaml, line 1): the axis is listed twice");
+  EXPECT_CONTAINS(load_error("domain: {dimensions: 3}\nstatistics: {average_over: [x]}\n"),
+                  "statistics.average_over (deck.yaml, line 2): got 1 of 3 axes; allowed: none (3D means only) or "
+                  "all axes but one");
+  EXPECT_CONTAINS(load_error("statistics: {interval_steps: 0}\n"),
+                  "statistics.interval_steps (deck.yaml, line 1): got 0; allowed: an integer >= 1");
+  EXPECT_CONTAINS(load_error("initial: {noise: -1}\n"), "initial.noise (deck.yaml, line 1): got -1; allowed: >= 0");
+}
+
 }  // namespace
 }  // namespace eddy::config

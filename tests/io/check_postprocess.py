@@ -42,6 +42,33 @@ def write_reference(path, offset=0.0):
         f.write("\n".join(lines) + "\n")
 
 
+def check_channel(tmp):
+    """plot_channel.py on profiles made from the reference itself passes --check; with U 10 % high it fails."""
+    sample = os.path.join(HERE, "..", "regression", "data", "channel_profiles_sample.csv")
+    with open(sample) as f:
+        text = f.read()
+    for name, content in (("channel_good", text), ("channel_fast", scaled_mean_u(text, 1.1))):
+        os.makedirs(os.path.join(tmp, name, "statistics"))
+        with open(os.path.join(tmp, name, "statistics", "profiles_000100.csv"), "w") as f:
+            f.write(content)
+    code, out = run("plot_channel.py", os.path.join(tmp, "channel_good"), "--check")
+    check(code == 0 and is_png(os.path.join(tmp, "channel_good", "channel.png")), f"channel sample: {out}")
+    code, out = run("plot_channel.py", os.path.join(tmp, "channel_fast"), "--check")
+    check(code == 2 and "U+" in out and "FAIL" in out, f"channel with U 10 % high must fail: {out}")
+
+
+def scaled_mean_u(text, factor):
+    """The profiles CSV with its mean_u column scaled."""
+    lines = text.splitlines()
+    header = next(n for n, line in enumerate(lines) if not line.startswith("#"))
+    column = lines[header].split(",").index("mean_u")
+    for n in range(header + 1, len(lines)):
+        cells = lines[n].split(",")
+        cells[column] = repr(float(cells[column]) * factor)
+        lines[n] = ",".join(cells)
+    return "\n".join(lines) + "\n"
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: check_postprocess.py SAMPLE_DIR")
@@ -109,6 +136,7 @@ def main():
         check(code == 1 and "not an eddy telemetry file" in out, f"bad telemetry: {out}")
         code, out = run("plot_fields.py", bad)
         check(code == 1 and "cannot read" in out and "Traceback" not in out, f"bad field file: {out}")
+        check_channel(tmp)
     for message in failures:
         print("FAIL:", message)
     print("postprocess check with", len(failures), "failures")

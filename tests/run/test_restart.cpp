@@ -7,6 +7,7 @@
 #include "flow_test_support.hpp"
 #include "io/collective.hpp"
 #include "physics/coupled_physics.hpp"
+#include "physics/flow_statistics.hpp"
 #include "run/run_case.hpp"
 #include "time/simulation.hpp"
 
@@ -82,6 +83,31 @@ config::Deck heated_cavity_deck(const std::filesystem::path& dir, long long step
   return deck;
 }
 
+// A periodic channel held at a constant flow rate, with running averages from its third step on: the averages and
+// their window continue across the restart.
+config::Deck statistics_channel_deck(const std::filesystem::path& dir, long long steps) {
+  config::Deck deck;
+  deck.name = "restart_statistics";
+  deck.domain.cells = {16, 8, 1};
+  deck.domain.length = {2, 1, 1};
+  deck.physics.viscosity = 0.01;
+  deck.physics.drive = {config::DriveType::flow_rate, 0, 1.0};
+  for (int side = 0; side < 2; ++side) deck.boundary.faces[side].type = config::BoundaryType::periodic;
+  deck.initial.type = config::InitialType::uniform;
+  deck.initial.velocity = {1, 0, 0};
+  deck.initial.noise = 0.2;
+  deck.time.dt = 1e-2;
+  deck.time.max_steps = steps;
+  deck.pressure.rtol = 1e-12;
+  deck.pressure.atol = 1e-14;
+  deck.statistics.enabled = true;
+  deck.statistics.start_time = 0.025;
+  deck.statistics.average_over = {true, false, false};
+  deck.output.directory = dir.string();
+  deck.output.log_interval = 0;
+  return deck;
+}
+
 using DeckMaker = std::function<config::Deck(const std::filesystem::path&, long long)>;
 
 std::filesystem::path fresh_folder(MPI_Comm comm, const std::string& name) {
@@ -97,6 +123,8 @@ struct Final {
   std::vector<eddy::testing::GlobalField> scalars;
   double time = 0, dt = 0;
   long long step = 0;
+  std::vector<std::vector<double>> profiles;  // the statistics' profiles, where the deck has them
+  physics::AveragingWindow window;
 };
 
 Final final_state(const time::Simulation& sim) {
@@ -108,6 +136,10 @@ Final final_state(const time::Simulation& sim) {
   f.time = sim.time();
   f.step = sim.step();
   f.dt = sim.history().empty() ? 0 : sim.history().back().dt;
+  if (sim.statistics().enabled()) {
+    f.profiles = sim.statistics().profiles(sim.decomposition().comm).values;
+    f.window = sim.statistics().window();
+  }
   return f;
 }
 
@@ -144,6 +176,10 @@ void expect_bit_identical_restart(DeckMaker make_deck, const std::string& name) 
   for (std::size_t n = 0; n < scalars.size(); ++n) {
     EXPECT_EQ(eddy::testing::max_difference(restarted.scalars[n], continuous.scalars[n]), 0.0) << scalars[n].name;
   }
+  EXPECT_EQ(restarted.profiles, continuous.profiles);
+  EXPECT_EQ(restarted.window.samples, continuous.window.samples);
+  EXPECT_EQ(restarted.window.start, continuous.window.start);
+  EXPECT_EQ(restarted.window.weight, continuous.window.weight);
 }
 
 // Runs 4 steps on ranks 0 and 1, continues to step 10 on all 4; compares with 10 steps on 4 ranks.
@@ -172,6 +208,13 @@ void expect_restart_on_other_ranks(DeckMaker make_deck, const std::string& name)
   for (std::size_t n = 0; n < restarted.scalars.size(); ++n) {
     EXPECT_LT(eddy::testing::max_difference(restarted.scalars[n], continuous.scalars[n]), 1e-9) << n;
   }
+  ASSERT_EQ(restarted.profiles.size(), continuous.profiles.size());
+  for (std::size_t c = 0; c < restarted.profiles.size(); ++c) {
+    for (std::size_t m = 0; m < restarted.profiles[c].size(); ++m) {
+      EXPECT_NEAR(restarted.profiles[c][m], continuous.profiles[c][m], 1e-9) << c << " " << m;
+    }
+  }
+  EXPECT_EQ(restarted.window.samples, continuous.window.samples);
 }
 
 bool four_ranks() {
@@ -185,6 +228,15 @@ TEST(Restart, SameRanksIsBitIdentical) { expect_bit_identical_restart(channel_de
 TEST(Restart, SameRanksIsBitIdenticalUnderTheSspRk3) { expect_bit_identical_restart(ssp_channel_deck, "ssp_channel"); }
 
 TEST(Restart, SameRanksIsBitIdenticalWithScalars) { expect_bit_identical_restart(heated_cavity_deck, "cavity"); }
+
+TEST(Restart, SameRanksIsBitIdenticalWithStatistics) {
+  expect_bit_identical_restart(statistics_channel_deck, "statistics");
+}
+
+TEST(Restart, TwoToFourRanksWithStatisticsAgreesWithinSolverTolerance) {
+  if (!four_ranks()) GTEST_SKIP() << "needs 4 ranks";
+  expect_restart_on_other_ranks(statistics_channel_deck, "statistics");
+}
 
 TEST(Restart, TwoToFourRanksAgreesWithinSolverTolerance) {
   if (!four_ranks()) GTEST_SKIP() << "needs 4 ranks";
