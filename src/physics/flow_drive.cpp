@@ -9,6 +9,17 @@ Field component(const fields::FaceVector& velocity, int axis) {
   return axis == 0 ? velocity.u : axis == 1 ? velocity.v : velocity.w;
 }
 
+// The mean of component `c` over the owned faces of `shape` (collective): along a periodic axis every owned cell owns
+// one face of its component, so the faces' mean is the volume mean.
+double domain_mean(const Field& c, const fields::LocalShape& shape, long long global_cells,
+                   const parallel::Reducer& reducer) {
+  Real local = 0;
+  Kokkos::parallel_reduce(
+      "physics::bulk_velocity", grid::owned_cells(shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Real& sum) { sum += c(i, j, k); }, local);
+  return reducer.sum(local) / static_cast<double>(global_cells);
+}
+
 }  // namespace
 
 FlowDrive::FlowDrive(const config::DriveConfig& drive, const operators::StaggeredGrid& grid, long long global_cells)
@@ -24,13 +35,7 @@ void FlowDrive::add_source(const fields::FaceVector& rhs) const {
 }
 
 double FlowDrive::bulk_velocity(const fields::FaceVector& velocity, const parallel::Reducer& reducer) const {
-  // Along a periodic axis every owned cell owns one face of the component: the faces' mean is the volume mean.
-  const Field c = component(velocity, drive_.axis);
-  Real local = 0;
-  Kokkos::parallel_reduce(
-      "physics::bulk_velocity", grid::owned_cells(grid_.shape),
-      KOKKOS_LAMBDA(int i, int j, int k, Real& sum) { sum += c(i, j, k); }, local);
-  return reducer.sum(local) / static_cast<double>(global_cells_);
+  return domain_mean(component(velocity, drive_.axis), grid_.shape, global_cells_, reducer);
 }
 
 void FlowDrive::hold_flow_rate(const fields::FaceVector& velocity, const parallel::Reducer& reducer) {
