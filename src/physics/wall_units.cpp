@@ -22,6 +22,33 @@ std::string profile_walls(int axis, const config::Deck& deck) {
   return walls;
 }
 
+std::vector<WallNusselt> wall_nusselt(const StatisticsProfiles& profiles, const config::Deck& deck) {
+  std::vector<WallNusselt> result;
+  const int axis = profiles.axis;
+  const std::size_t n = profiles.coordinate.size();
+  const double h = deck.domain.length[axis] / deck.domain.cells[axis];
+  for (const auto& scalar : deck.scalars) {
+    const auto& low = scalar.boundary[2 * axis];
+    const auto& high = scalar.boundary[2 * axis + 1];
+    const bool fixed = low.type == config::ScalarBoundaryType::value &&
+                       high.type == config::ScalarBoundaryType::value && low.expression.empty() &&
+                       high.expression.empty();
+    if (!fixed || low.value == high.value || n < 1) continue;
+    const std::vector<double>* mean = nullptr;
+    for (std::size_t c = 0; c < profiles.columns.size(); ++c) {
+      if (profiles.columns[c] == "mean_" + scalar.name) mean = &profiles.values[c];
+    }
+    if (mean == nullptr) continue;
+    // The slope as the scalar's diffusion has it: the first cell centre against the wall value half a cell away.
+    const double scale = deck.domain.length[axis] / std::abs(low.value - high.value) / (0.5 * h);
+    result.push_back(
+        {scalar.name, std::string(config::face_names[2 * axis]), std::abs((*mean)[0] - low.value) * scale});
+    result.push_back(
+        {scalar.name, std::string(config::face_names[2 * axis + 1]), std::abs((*mean)[n - 1] - high.value) * scale});
+  }
+  return result;
+}
+
 std::optional<WallUnits> wall_units(const StatisticsProfiles& profiles, const config::Deck& deck) {
   const int axis = profiles.axis;
   if (!is_wall(deck.boundary.face(axis, 0)) || !is_wall(deck.boundary.face(axis, 1))) return std::nullopt;
@@ -45,6 +72,7 @@ std::optional<WallUnits> wall_units(const StatisticsProfiles& profiles, const co
   const double low = slope((*mean)[0], low_wall);
   const double high = slope((*mean)[n - 1], high_wall);
   units.wall_shear = deck.physics.viscosity * 0.5 * (std::abs(low) + std::abs(high));
+  if (units.wall_shear == 0) return std::nullopt;  // no shear, no wall units (a fluid at rest)
   units.half_height = 0.5 * deck.domain.length[axis];
   for (double value : *mean) units.bulk_velocity += value / static_cast<double>(n);
   units.friction_velocity = std::sqrt(units.wall_shear);

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace eddy::physics {
 
@@ -21,8 +22,18 @@ struct WallUnits {
 };
 
 /// Wall units of the profiles where both ends of their axis are walls (no-slip or moving) and the flow has a
-/// streamwise axis (physics.drive's, else the first other axis); nothing otherwise.
+/// streamwise axis (physics.drive's, else the first other axis) with shear at the walls; nothing otherwise.
 std::optional<WallUnits> wall_units(const StatisticsProfiles& profiles, const config::Deck& deck);
+
+/// The Nusselt number of a scalar's mean at one wall.
+struct WallNusselt {
+  std::string scalar, face;
+  double value = 0;  ///< |dS/dn| L / |S_low - S_high| with L the length of the profile axis
+};
+
+/// The wall Nusselt numbers of every scalar whose value is fixed (a number) on both ends of the profile axis and
+/// differs between them.
+std::vector<WallNusselt> wall_nusselt(const StatisticsProfiles& profiles, const config::Deck& deck);
 
 /// The walls at the ends of the profile axis, as face names ("y_low y_high"; empty when none).
 std::string profile_walls(int axis, const config::Deck& deck);

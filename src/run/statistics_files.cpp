@@ -44,6 +44,9 @@ std::string profiles_text(const physics::StatisticsProfiles& profiles, const phy
         << "# re_tau = " << units->re_tau << "\n"
         << "# skin_friction = " << units->skin_friction << "\n";
   }
+  for (const auto& nusselt : physics::wall_nusselt(profiles, deck)) {
+    out << "# nusselt_" << nusselt.scalar << "_" << nusselt.face << " = " << nusselt.value << "\n";
+  }
   out << config::axis_letter(profiles.axis);
   for (const auto& column : profiles.columns) out << "," << column;
   out << "\n";

@@ -290,7 +290,7 @@ struct Simulation::Impl {
     }
     const double rate = velocity_rate;
     const StepLimits limits =
-        step_limits(deck.time, deck.physics.viscosity, grid.spacing, deck.domain.dimensions, rate);
+        step_limits(deck.time, largest_diffusivity(deck).value, grid.spacing, deck.domain.dimensions, rate);
     const double dt =
         choose_time_step(deck.time, limits, sim_time, previous_dt, next_output_time(deck.output, sim_time));
     require(dt > 0 && std::isfinite(dt),

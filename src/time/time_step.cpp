@@ -15,6 +15,16 @@ constexpr double max_dt_growth = 1.2;
 
 }  // namespace
 
+Diffusivity largest_diffusivity(const config::Deck& deck) {
+  Diffusivity largest{deck.physics.viscosity, "physics.viscosity"};
+  for (std::size_t n = 0; n < deck.scalars.size(); ++n) {
+    if (deck.scalars[n].diffusivity > largest.value) {
+      largest = {deck.scalars[n].diffusivity, "scalars[" + std::to_string(n) + "].diffusivity"};
+    }
+  }
+  return largest;
+}
+
 StepLimits step_limits(const config::TimeConfig& time, double viscosity, const Real3& spacing, int dimensions,
                        double velocity_rate) {
   constexpr double unbounded = std::numeric_limits<double>::infinity();
@@ -57,7 +67,8 @@ void require_end_reachable(const config::Deck& deck) {
   if (time.max_steps != config::TimeConfig{}.max_steps) return;  // a step limit of the user's own ends the run
   const grid::GlobalGrid grid = grid::global_grid(deck);
   const Real3 spacing{grid.spacing(0), grid.spacing(1), grid.spacing(2)};
-  const double viscous = step_limits(time, deck.physics.viscosity, spacing, deck.domain.dimensions, 0).viscous;
+  const Diffusivity diffusivity = largest_diffusivity(deck);
+  const double viscous = step_limits(time, diffusivity.value, spacing, deck.domain.dimensions, 0).viscous;
   const double largest_dt = time.adaptive ? viscous : time.dt;
   const double steps = time.end_time / largest_dt;
   if (!(steps > static_cast<double>(time.max_steps))) return;
@@ -66,11 +77,12 @@ void require_end_reachable(const config::Deck& deck) {
   char text[400];
   if (time.adaptive) {
     std::snprintf(text, sizeof text,
-                  "physics.viscosity: %g on cells of %g limits the time step to %.3g (the explicit-diffusion limit, "
+                  "%s: %g on cells of %g limits the time step to %.3g (the explicit-diffusion limit, "
                   "time.viscous_safety %g), so reaching time.end_time %g takes %.3g steps, more than time.max_steps "
                   "(%lld); allowed: a viscosity and grid that reach the end in fewer steps, or a time.max_steps of "
                   "your own",
-                  deck.physics.viscosity, smallest, viscous, time.viscous_safety, time.end_time, steps, time.max_steps);
+                  diffusivity.key.c_str(), diffusivity.value, smallest, viscous, time.viscous_safety, time.end_time,
+                  steps, time.max_steps);
   } else {
     std::snprintf(text, sizeof text,
                   "time.dt: got %g, so reaching time.end_time %g takes %.3g steps, more than time.max_steps (%lld); "

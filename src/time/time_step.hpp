@@ -4,14 +4,23 @@
 #include "core/types.hpp"
 
 #include <limits>
+#include <string>
 
 namespace eddy::time {
 
 /// Step limits of the explicit scheme on a grid with `spacing` in `dimensions` dimensions.
 struct StepLimits {
   double advective = 0;  ///< cfl / max(|u|/dx + |v|/dy + |w|/dz); infinite at rest
-  double viscous = 0;    ///< viscous_safety / (2 nu sum 1/h^2); infinite when nu = 0
+  double viscous = 0;    ///< viscous_safety / (2 D sum 1/h^2), D the largest diffusivity; infinite when D = 0
 };
+
+/// The largest diffusivity of the deck, which sets the explicit-diffusion limit: the viscosity or a scalar's, and the
+/// deck key it comes from.
+struct Diffusivity {
+  double value = 0;
+  std::string key;
+};
+Diffusivity largest_diffusivity(const config::Deck& deck);
 
 /// The two limits for a velocity rate max(|u|/dx + |v|/dy + |w|/dz) (1/s).
 StepLimits step_limits(const config::TimeConfig& time, double viscosity, const Real3& spacing, int dimensions,

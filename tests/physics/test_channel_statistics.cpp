@@ -4,7 +4,8 @@
 // - constant pressure gradient: the same steady state reached from the other side (its bulk velocity);
 // - the decaying 2D Taylor-Green vortex, an exact mode of the discrete equations at small amplitude, whose time
 //   averages and covariances follow in closed form from the discrete decay rate and the sample weights (to round-off):
-//   profiles averaged over x, and per cell.
+//   profiles averaged over x, and per cell;
+// - a conducting layer, whose mean temperature is linear and whose wall Nusselt numbers are 1.
 // Every case runs on 1, 2 and 4 ranks against the same answers.
 #include "../flow/flow_test_support.hpp"
 #include "physics/flow_statistics.hpp"
@@ -167,6 +168,45 @@ TEST(FlowStatistics, TaylorGreenAveragesMatchTheirClosedForm) {
         }
       }
       EXPECT_LT(error, 1e-10 * amplitude * (name == "uu" ? amplitude : 1)) << name;
+    }
+    return 0;
+  });
+}
+
+// A conducting layer between walls held at 1 (y = 0) and 0 (y = 1), at rest: the mean temperature is linear, its
+// wall Nusselt numbers are 1 and its fluxes with the velocity vanish.
+TEST(FlowStatistics, ConductingLayerHasNusseltOne) {
+  config::Deck deck;
+  deck.domain.cells = {8, 16, 1};
+  deck.domain.length = {1, 1, 1.0 / 8};
+  for (int side = 0; side < 2; ++side) deck.boundary.faces[side].type = config::BoundaryType::periodic;
+  config::ScalarConfig temperature;
+  temperature.diffusivity = 0.1;
+  temperature.initial.type = config::ScalarInitialType::uniform;
+  temperature.initial.value = 0.5;
+  for (int f : {0, 1, 4, 5}) temperature.boundary[f].type = config::ScalarBoundaryType::periodic;
+  temperature.boundary[2] = {config::ScalarBoundaryType::value, 1, ""};
+  temperature.boundary[3] = {config::ScalarBoundaryType::value, 0, ""};
+  deck.scalars.push_back(temperature);
+  deck.time.end_time = 20;
+  deck.statistics.enabled = true;
+  deck.statistics.start_time = 19;
+  deck.statistics.average_over = {true, false, false};
+  eddy::testing::run_to_end(deck, [&](const time::Simulation& sim) {
+    const auto profiles = sim.statistics().profiles(sim.decomposition().comm);
+    const auto nusselt = physics::wall_nusselt(profiles, sim.deck());
+    EXPECT_EQ(nusselt.size(), 2u);
+    for (const auto& wall : nusselt) EXPECT_NEAR(wall.value, 1.0, 1e-8) << wall.face;
+    for (std::size_t c = 0; c < profiles.columns.size(); ++c) {
+      const auto& name = profiles.columns[c];
+      for (std::size_t m = 0; m < profiles.coordinate.size(); ++m) {
+        if (name == "mean_temperature") {
+          EXPECT_NEAR(profiles.values[c][m], 1 - profiles.coordinate[m], 1e-8);
+        }
+        if (name == "v_temperature") {
+          EXPECT_NEAR(profiles.values[c][m], 0, 1e-14);
+        }
+      }
     }
     return 0;
   });
