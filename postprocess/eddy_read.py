@@ -25,19 +25,25 @@ def _h5py():
     return h5py
 
 
+def numbered_files(folder, stem, extension):
+    """The files `stem`_NNNNNN`extension` of a folder, sorted by their number: list of (number, path)."""
+    found = []
+    for path in glob.glob(os.path.join(folder, f"{stem}_*{extension}")):
+        match = re.fullmatch(re.escape(stem) + r"_(\d+)" + re.escape(extension), os.path.basename(path))
+        if match:
+            found.append((int(match.group(1)), path))
+    return sorted(found)
+
+
 def field_files(run_dir):
     """Field files of a run folder, sorted by step: list of (step, path)."""
     if not os.path.isdir(run_dir):
         raise EddyReadError(f"run folder '{run_dir}' does not exist")
-    found = []
-    for path in glob.glob(os.path.join(run_dir, "fields_*.h5")):
-        match = re.fullmatch(r"fields_(\d+)\.h5", os.path.basename(path))
-        if match:
-            found.append((int(match.group(1)), path))
+    found = numbered_files(run_dir, "fields", ".h5")
     if not found:
         raise EddyReadError(f"run folder '{run_dir}' holds no field output (fields_NNNNNN.h5); "
                             "set output.interval_steps or output.interval_time")
-    return sorted(found)
+    return found
 
 
 def read_fields(path):

@@ -10,7 +10,6 @@ The profile axis must be y, bounded by no-slip walls at both ends (the file then
 friction_velocity). Reference CSV columns: y_plus,U_plus,uu_plus,vv_plus,ww_plus,uv_plus ('#' lines are comments)."""
 import argparse
 import csv
-import glob
 import os
 import re
 import sys
@@ -21,7 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from eddy_read import EddyReadError, read_deck_facts, run_main  # noqa: E402
+from eddy_read import EddyReadError, numbered_files, read_deck_facts, run_main  # noqa: E402
 
 DEFAULT_REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "regression",
                                  "data", "mkm1999_chan180.csv")
@@ -33,15 +32,11 @@ def profile_files(run_dir):
     """Profile files of a run folder, sorted by step: list of (step, path)."""
     if not os.path.isdir(run_dir):
         raise EddyReadError(f"run folder '{run_dir}' does not exist")
-    found = []
-    for path in glob.glob(os.path.join(run_dir, "statistics", "profiles_*.csv")):
-        match = re.fullmatch(r"profiles_(\d+)\.csv", os.path.basename(path))
-        if match:
-            found.append((int(match.group(1)), path))
+    found = numbered_files(os.path.join(run_dir, "statistics"), "profiles", ".csv")
     if not found:
         raise EddyReadError(f"run folder '{run_dir}' holds no statistics/profiles_NNNNNN.csv; "
                             "enable the run's statistics (averaged profiles)")
-    return sorted(found)
+    return found
 
 
 def read_profiles(path):
