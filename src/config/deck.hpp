@@ -219,6 +219,7 @@ struct Deck {
   std::vector<BodyConfig> bodies;                         ///< immersed solid bodies (deck section `bodies`)
   std::vector<ProbeConfig> probes;                        ///< points sampled every step (deck section `probes`)
   std::vector<LineConfig> lines;                          ///< lines sampled at intervals (deck section `lines`)
+  std::vector<PlaneConfig> planes;                        ///< planes of cells written at intervals (`planes`)
   StatisticsConfig statistics;                            ///< running time averages (deck section `statistics`)
   std::vector<std::pair<std::string, double>> constants;  ///< deck section `constants`, for expressions
   std::string source;  ///< where the deck came from (a path, or "<embedded default>")

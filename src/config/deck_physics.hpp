@@ -92,6 +92,18 @@ struct LineConfig {
   bool operator==(const LineConfig&) const = default;
 };
 
+/// A plane of cells normal to `axis` (deck section `planes`): the cell-centred velocity, pressure and scalars of the
+/// layer of cells whose centres lie nearest `at`, written as planes/<name>_<step>.h5 every interval_time (0: with the
+/// field output), at the first step at or after each multiple.
+struct PlaneConfig {
+  std::string name = "plane";
+  int axis = 2;
+  double at = 0;
+  double interval_time = 0;
+
+  bool operator==(const PlaneConfig&) const = default;
+};
+
 /// How a flow periodic along `axis` is driven (deck key physics.drive): `flow_rate` holds the bulk velocity (the mean
 /// of that velocity component over the domain) at `value` after every stage, with the pressure gradient this takes
 /// reported every step; `pressure_gradient` adds the constant acceleration `value` (-dp/dx / rho) along the axis.

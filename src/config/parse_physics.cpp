@@ -300,6 +300,25 @@ void read_coupled_physics(YamlReader& reader, const YAML::Node& root, Deck& deck
       deck.lines.push_back(line);
     }
   }
+  if (const YAML::Node planes = root["planes"]) {
+    if (!planes.IsSequence()) reader.fail("planes", "expected a list of planes, got " + describe(planes));
+    for (std::size_t n = 0; n < planes.size(); ++n) {
+      const std::string path = "planes[" + std::to_string(n) + "]";
+      const YAML::Node node = planes[n];
+      reader.record_line(path, node);
+      reader.check_section(node, path);
+      PlaneConfig plane;
+      if (!node["name"]) reader.fail(path + ".name", "missing: every plane needs a name (it names its files)");
+      plane.name = reader.read_string(node["name"], path + ".name");
+      if (!node["axis"]) reader.fail(path + ".axis", "missing: the axis normal to the plane");
+      plane.axis = read_axis(reader, node["axis"], path + ".axis");
+      if (!node["at"]) reader.fail(path + ".at", "missing: the plane's coordinate along its axis");
+      plane.at = reader.read_number(node["at"], path + ".at");
+      if (node["interval_time"])
+        plane.interval_time = reader.read_number(node["interval_time"], path + ".interval_time");
+      deck.planes.push_back(plane);
+    }
+  }
   if (const YAML::Node bodies = root["bodies"]) {
     if (!bodies.IsSequence()) reader.fail("bodies", "expected a list of bodies, got " + describe(bodies));
     for (std::size_t n = 0; n < bodies.size(); ++n) {

@@ -98,6 +98,11 @@ std::string scalars_and_bodies_yaml(const Deck& deck) {
         << ", to: " << numbers(line.to, dims) << ", points: " << line.points
         << ", interval_time: " << format_real(line.interval_time) << "}\n";
   }
+  if (!deck.planes.empty()) out << "planes:\n";
+  for (const auto& plane : deck.planes) {
+    out << "  - {name: " << text_value(plane.name) << ", axis: " << axis_letter(plane.axis)
+        << ", at: " << format_real(plane.at) << ", interval_time: " << format_real(plane.interval_time) << "}\n";
+  }
   if (const auto& statistics = deck.statistics; statistics.enabled) {
     std::string axes;
     for (int a = 0; a < dims; ++a) {

@@ -20,7 +20,7 @@ const std::vector<std::string>* section_keys(const std::string& path) {
   static const std::map<std::string, std::vector<std::string>> sections{
       {"",
        {"name", "domain", "physics", "boundary", "initial", "time", "numerics", "pressure", "output", "parallel",
-        "tuning", "scalars", "bodies", "probes", "lines", "statistics", "constants"}},
+        "tuning", "scalars", "bodies", "probes", "lines", "planes", "statistics", "constants"}},
       {"domain", listed(DomainConfig::deck_keys)},
       {"physics", listed(PhysicsConfig::deck_keys)},
       {"physics.drive", {"axis", "bulk_velocity", "pressure_gradient"}},

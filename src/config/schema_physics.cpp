@@ -37,6 +37,8 @@ const std::vector<std::string>* physics_section_keys(const std::string& path) {
   if (without_index(path, "probes") == "probes[]") return &probe_keys;
   static const std::vector<std::string> line_keys{"name", "from", "to", "points", "interval_time"};
   if (without_index(path, "lines") == "lines[]") return &line_keys;
+  static const std::vector<std::string> plane_keys{"name", "axis", "at", "interval_time"};
+  if (without_index(path, "planes") == "planes[]") return &plane_keys;
   return nullptr;
 }
 

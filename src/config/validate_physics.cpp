@@ -23,6 +23,7 @@ class PhysicsChecker {
     for (std::size_t n = 0; n < deck_.bodies.size(); ++n) check_body(n);
     for (std::size_t n = 0; n < deck_.probes.size(); ++n) check_probe(n);
     for (std::size_t n = 0; n < deck_.lines.size(); ++n) check_line(n);
+    for (std::size_t n = 0; n < deck_.planes.size(); ++n) check_plane(n);
     check_drive();
     check_statistics();
   }
@@ -149,10 +150,26 @@ class PhysicsChecker {
     if (line.points < 2 || line.points > 100000) {
       fail(path + ".points", "got " + std::to_string(line.points) + "; allowed: an integer from 2 to 100000");
     }
-    require_real(line.interval_time >= 0, path + ".interval_time", line.interval_time,
-                 ">= 0 (0: with the field output)");
+    require_interval(line.interval_time, path + ".interval_time");
+  }
+
+  void check_plane(std::size_t n) {
+    const auto& plane = deck_.planes[n];
+    const std::string path = "planes[" + std::to_string(n) + "]";
+    require_new_name(deck_.planes, n, path);
+    const auto& domain = deck_.domain;
+    const double low = domain.origin[plane.axis], high = low + domain.length[plane.axis];
+    require_real(plane.at >= low && plane.at <= high, path + ".at", plane.at,
+                 "a coordinate from " + format_real(low) + " to " + format_real(high) + " (the domain along " +
+                     axis_letter(plane.axis) + ")");
+    require_interval(plane.interval_time, path + ".interval_time");
+  }
+
+  // An output interval of simulated time: > 0, or 0 to follow the field output where that is on.
+  void require_interval(double interval_time, const std::string& path) const {
+    require_real(interval_time >= 0, path, interval_time, ">= 0 (0: with the field output)");
     const bool fields_written = deck_.output.interval_steps > 0 || deck_.output.interval_time > 0;
-    require_real(line.interval_time > 0 || fields_written, path + ".interval_time", line.interval_time,
+    require_real(interval_time > 0 || fields_written, path, interval_time,
                  "> 0 (0 follows the field output, which output.interval_steps and output.interval_time turn off)");
   }
 

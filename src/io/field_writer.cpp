@@ -181,20 +181,8 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, const s
   };
   const std::string name = file_name(step);
   const std::filesystem::path path = run_dir_ / name;
-  // Written aside and renamed: a run killed while writing leaves no partial fields file, only a temporary that the
-  // next run in the folder removes (io/run_directory.hpp).
-  const std::filesystem::path tmp_path = path.string() + ".tmp";
-  try {
-    write_block_file(tmp_path, context_->comm(), mode_, attributes, datasets);
-  } catch (const Error&) {
-    run_on_rank0(context_->comm(), [&] {
-      std::error_code ignored;
-      std::filesystem::remove(tmp_path, ignored);
-    });
-    throw;
-  }
+  write_block_file_atomically(path, context_->comm(), mode_, attributes, datasets);
   run_on_rank0(context_->comm(), [&] {
-    std::filesystem::rename(tmp_path, path);
     std::erase_if(steps_, [&](const XdmfStep& s) { return s.step >= step; });
     steps_.push_back({step, time, name, arrays_});
     write_text_atomically(run_dir_ / "fields.xmf", xdmf_time_series(xdmf_grid_, steps_));

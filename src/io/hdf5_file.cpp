@@ -266,6 +266,21 @@ void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMod
   }
 }
 
+void write_block_file_atomically(const std::filesystem::path& path, MPI_Comm comm, WriteMode mode,
+                                 const Attributes& file_attributes, const std::vector<BlockDataset>& datasets) {
+  const std::filesystem::path tmp_path = path.string() + ".tmp";
+  try {
+    write_block_file(tmp_path, comm, mode, file_attributes, datasets);
+  } catch (const Error&) {
+    run_on_rank0(comm, [&] {
+      std::error_code ignored;
+      std::filesystem::remove(tmp_path, ignored);
+    });
+    throw;
+  }
+  run_on_rank0(comm, [&] { std::filesystem::rename(tmp_path, path); });
+}
+
 H5Reader::H5Reader(const std::filesystem::path& path) : path_(path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   if (!std::filesystem::exists(path)) throw Error("HDF5 file '" + path.string() + "' does not exist");

@@ -48,6 +48,11 @@ struct BlockDataset {
 void write_block_file(const std::filesystem::path& path, MPI_Comm comm, WriteMode mode,
                       const Attributes& file_attributes, const std::vector<BlockDataset>& datasets);
 
+/// write_block_file into `path`.tmp, renamed to `path` once complete (collective): a run killed while writing leaves
+/// no partial file, only a temporary that the next run in the folder removes (io/run_directory.hpp).
+void write_block_file_atomically(const std::filesystem::path& path, MPI_Comm comm, WriteMode mode,
+                                 const Attributes& file_attributes, const std::vector<BlockDataset>& datasets);
+
 /// A read-only HDF5 file (each rank opens its own handle); HDF5's own error printing is silenced.
 class H5Reader {
  public:

@@ -141,7 +141,7 @@ int run_case(time::Simulation& sim) {
                                 })};
   if (!sim.restart_point()) {
     if (outputs.writes_fields()) outputs.write_fields(sim.state(), sim.time(), sim.step());
-    outputs.write_lines(sample_line, sim.time(), sim.step());
+    outputs.write_lines(sample_line, sim.state(), sim.time(), sim.step());
   }
   try {
     return step_to_the_end(sim, outputs, control, progress, talkative);

@@ -1,6 +1,7 @@
 #include "run/run_outputs.hpp"
 
 #include "config/print.hpp"
+#include "io/plane_writer.hpp"
 #include "io/run_directory.hpp"
 #include "io/text_file.hpp"
 #include "physics/flow_statistics.hpp"
@@ -44,12 +45,17 @@ RunOutputs::RunOutputs(const config::Deck& deck, const grid::Decomposition& deco
       scalars_(std::move(scalars)),
       lines_(deck.lines),
       statistics_schedule_(own_schedule(deck.statistics.interval_time, deck.output, restart ? restart->time : 0)),
+      planes_(deck.planes),
       writes_files_(context.rank() == 0) {
   // The starting state is written (fresh run) or was written by the run before (restart): not due again.
   schedule_.due(restart ? restart->step : 0, restart ? restart->time : 0);
   for (const auto& line : lines_) {
     line_schedules_.push_back(own_schedule(line.interval_time, output_, restart ? restart->time : 0));
     line_schedules_.back().due(restart ? restart->step : 0, restart ? restart->time : 0);
+  }
+  for (const auto& plane : planes_) {
+    plane_schedules_.push_back(own_schedule(plane.interval_time, output_, restart ? restart->time : 0));
+    plane_schedules_.back().due(restart ? restart->step : 0, restart ? restart->time : 0);
   }
   statistics_schedule_.due(restart ? restart->step : 0, restart ? restart->time : 0);
   if (restart) last_checkpoint_step_ = last_statistics_step_ = restart->step;
@@ -60,6 +66,11 @@ std::string RunOutputs::after_step(const time::Simulation& sim, const StepRecord
   for (std::size_t n = 0; n < lines_.size(); ++n) {
     if (line_schedules_[n].due(r.step, r.time))
       write_line(static_cast<int>(n), sim.sample_line(static_cast<int>(n)), r.time, r.step);
+  }
+  for (std::size_t n = 0; n < planes_.size(); ++n) {
+    if (plane_schedules_[n].due(r.step, r.time)) {
+      io::write_plane(planes_[n], sim.state(), scalars_, decomp_, *context_, run_dir_, r.time, r.step);
+    }
   }
   std::string said;
   if (statistics_schedule_.due(r.step, r.time)) said = write_statistics(sim);
@@ -81,9 +92,14 @@ void RunOutputs::write_checkpoint(const time::Simulation& sim) {
                    sim.warm_start_numbers());
 }
 
-void RunOutputs::write_lines(const LineSampler& sample_line, double time, long long step) {
+void RunOutputs::write_lines(const LineSampler& sample_line, const fields::FlowState& state, double time,
+                             long long step) {
   for (std::size_t n = 0; n < lines_.size(); ++n) {
     if (line_schedules_[n].enabled()) write_line(static_cast<int>(n), sample_line(static_cast<int>(n)), time, step);
+  }
+  for (std::size_t n = 0; n < planes_.size(); ++n) {
+    if (plane_schedules_[n].enabled())
+      io::write_plane(planes_[n], state, scalars_, decomp_, *context_, run_dir_, time, step);
   }
 }
 

@@ -42,8 +42,8 @@ class RunOutputs {
   /// Writes the statistics of `sim` (physics::FlowStatistics) unless this step's are written or none were sampled;
   /// returns what they say for the log.
   std::string write_statistics(const time::Simulation& sim);
-  /// Writes every deck line whose schedule is on (the starting state of a fresh run).
-  void write_lines(const LineSampler& sample_line, double time, long long step);
+  /// Writes every deck line and plane whose schedule is on (the starting state of a fresh run).
+  void write_lines(const LineSampler& sample_line, const fields::FlowState& state, double time, long long step);
   /// Appends the step's row to telemetry.csv.
   void record(const StepRecord& record) { telemetry_.record(record); }
   /// Writes the fields (ghosts valid) and the selected scalars unless this step's are written or none are selected.
@@ -77,7 +77,9 @@ class RunOutputs {
   std::vector<config::LineConfig> lines_;
   std::vector<io::OutputSchedule> line_schedules_;  // per line: its interval_time, or the fields' schedule
   io::OutputSchedule statistics_schedule_;          // statistics.interval_time, or the fields' schedule
-  bool writes_files_;                               // rank 0 writes the line files
+  std::vector<config::PlaneConfig> planes_;
+  std::vector<io::OutputSchedule> plane_schedules_;  // per plane: its interval_time, or the fields' schedule
+  bool writes_files_;                                // rank 0 writes the line files
   long long last_fields_step_ = -1, last_checkpoint_step_ = -1, last_statistics_step_ = -1;
   void write_line(int n, const physics::LineTable& table, double time, long long step) const;
 };

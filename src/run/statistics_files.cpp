@@ -82,7 +82,7 @@ void write_means(const physics::FlowStatistics& statistics, const grid::Decompos
       {"spacing", std::vector<double>{g.spacing(0), g.spacing(1), g.spacing(2)}},
   };
   const std::string name = numbered("means", step, ".h5");
-  io::write_block_file(folder / name, context.comm(), mode, attributes, datasets);
+  io::write_block_file_atomically(folder / name, context.comm(), mode, attributes, datasets);
   io::XdmfStep entry{step, window.end, name, {}};
   for (const auto& mean : means) entry.arrays.push_back({mean.first, 1});
   const io::XdmfGrid grid{g.cells, g.origin, {g.spacing(0), g.spacing(1), g.spacing(2)}};

@@ -179,6 +179,12 @@ TEST(ConfigErrors, DriveAndStatistics) {
   EXPECT_CONTAINS(load_error("statistics: {interval_steps: 0}\n"),
                   "statistics.interval_steps (deck.yaml, line 1): got 0; allowed: an integer >= 1");
   EXPECT_CONTAINS(load_error("initial: {noise: -1}\n"), "initial.noise (deck.yaml, line 1): got -1; allowed: >= 0");
+  EXPECT_CONTAINS(load_error("planes: [{name: p, axis: y, at: 5, interval_time: 1}]\n"),
+                  "planes[0].at (deck.yaml, line 1): got 5; allowed: a coordinate from 0 to 1 (the domain along y)");
+  EXPECT_CONTAINS(load_error("planes: [{name: p, axis: z, at: 0}]\n"),
+                  "planes[0].axis (deck.yaml, line 1): got 'z'; allowed: x, y (domain.dimensions is 2)");
+  EXPECT_CONTAINS(load_error("planes: [{name: p, axis: x, at: 0.5}]\n"),
+                  "planes[0].interval_time (deck.yaml, line 1): got 0; allowed: > 0 (0 follows the field output");
 }
 
 }  // namespace
