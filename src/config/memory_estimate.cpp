@@ -17,6 +17,8 @@ namespace eddy::config {
 //                            three solves before the last
 //   scalars                  value, two tendencies and the last good copy                   4 per scalar
 //   bodies                   the pressure of the last stage (incremental projection)       1 field
+//   statistics               the sums: u, v, (w), p, their products uu, vv, (ww), uv,      11 fields in 3D
+//                            (uw, vw), pp, and per scalar S, uS, vS, (wS), SS              (7 in 2D; 5 or 4 a scalar)
 //   Poisson solver           multigrid: rhs and its mean-free copy on the fine level, plus correction, rhs and residual
 //                            on the coarse levels, which together hold 1/(2^d - 1) of the fine points (1/7 in 3D);
 //                            Jacobi or Chebyshev smoothing add a residual (and Chebyshev its step) on every level,
@@ -62,13 +64,17 @@ std::size_t estimate_bytes_per_rank(const Deck& deck, const Int3& local_cells, i
   const double state_fields = 4.0, last_good_fields = guesses ? 3.0 : 4.0, time_fields = kept_tendency ? 6.0 : 3.0;
   const double guess_fields = guesses ? 3.0 : 0.0;
   const double physics_fields = 4.0 * static_cast<double>(deck.scalars.size()) + (deck.bodies.empty() ? 0.0 : 1.0);
+  const double scalar_count = static_cast<double>(deck.scalars.size());
+  const double statistics_fields =
+      deck.statistics.enabled ? (dims == 3 ? 11.0 + 5.0 * scalar_count : 7.0 + 4.0 * scalar_count) : 0.0;
 
   double halo_points = 0;
   for (int a = 0; a < 3; ++a) {
     const double face_points = points / extent[a] * ghost_layers;
     halo_points += 2.0 /* send, receive */ * 2.0 /* sides */ * state_fields * face_points;
   }
-  const double fields = state_fields + last_good_fields + time_fields + guess_fields + physics_fields + poisson_fields;
+  const double fields = state_fields + last_good_fields + time_fields + guess_fields + physics_fields +
+                        statistics_fields + poisson_fields;
   const double total = (points * fields + halo_points) * bytes_per_real;
   return static_cast<std::size_t>(total);
 }

@@ -131,6 +131,10 @@ TEST(ConfigDecks, MemoryEstimateCountsTheListedFields) {
   deck.bodies.resize(1);
   EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)),
               (1000 * (flow_fields - 3 + 1 + 4 + 4 + 1) + halo) * 8, 1.0);
+  // Statistics sum u, v, w, p and their 7 products, and per scalar the scalar and its 4 products.
+  deck.statistics.enabled = true;
+  EXPECT_NEAR(static_cast<double>(estimate_bytes_per_rank(deck, {8, 8, 8}, 1)),
+              (1000 * (flow_fields - 3 + 1 + 4 + 4 + 1 + 11 + 5) + halo) * 8, 1.0);
   EXPECT_GT(estimate_bytes_per_rank(deck, {8, 8, 8}, 2), estimate_bytes_per_rank(deck, {8, 8, 8}, 1));
   // Rows of 256 values or more are padded to a multiple of 16: 500 and 510 cells with their ghosts both take 512.
   EXPECT_EQ(estimate_bytes_per_rank(deck, {500, 8, 8}, 1), estimate_bytes_per_rank(deck, {510, 8, 8}, 1));
