@@ -199,6 +199,10 @@ class PhysicsChecker {
     }
     require_real(statistics.interval_time >= 0, "statistics.interval_time", statistics.interval_time,
                  ">= 0 (0: with the field output and at the end)");
+    if (deck_.scalars.size() > 8) {
+      fail("statistics", "the deck transports " + std::to_string(deck_.scalars.size()) +
+                             " scalars; allowed: statistics of at most 8 scalars");
+    }
     const int dims = deck_.domain.dimensions;
     int averaged = 0;
     for (int a = 0; a < dims; ++a) averaged += statistics.average_over[a] ? 1 : 0;
