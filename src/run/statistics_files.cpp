@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 namespace eddy::run {
 namespace {
@@ -20,32 +22,51 @@ std::string numbered(const std::string& stem, long long step, const std::string&
   return name;
 }
 
-std::string profiles_text(const physics::StatisticsProfiles& profiles, const physics::AveragingWindow& window,
-                          const config::Deck& deck) {
-  std::ostringstream out;
-  out.precision(10);
+// What the profiles file says about itself, in order: the `# key = value` lines of the CSV, the attributes of the HDF5.
+io::Attributes profile_header(const physics::StatisticsProfiles& profiles, const physics::AveragingWindow& window,
+                              const config::Deck& deck) {
   std::string averaged;
   for (int a = 0; a < deck.domain.dimensions; ++a) {
     if (a != profiles.axis) averaged += (averaged.empty() ? "" : " ") + config::axis_letter(a);
   }
-  out << "# eddy time averages of '" << deck.name << "' along " << config::axis_letter(profiles.axis)
-      << "; columns uu, uv, ...: covariances of the fluctuations <a'b'>\n"
-      << "# axis = " << config::axis_letter(profiles.axis) << "\n"
-      << "# averaged_over = " << averaged << "\n"
-      << "# start_time = " << window.start << "\n"
-      << "# end_time = " << window.end << "\n"
-      << "# samples = " << window.samples << "\n"
-      << "# viscosity = " << deck.physics.viscosity << "\n"
-      << "# walls = " << physics::profile_walls(profiles.axis, deck) << "\n";
+  io::Attributes header{{"axis", config::axis_letter(profiles.axis)},
+                        {"averaged_over", averaged},
+                        {"start_time", window.start},
+                        {"end_time", window.end},
+                        {"samples", static_cast<long long>(window.samples)},
+                        {"viscosity", deck.physics.viscosity},
+                        {"walls", physics::profile_walls(profiles.axis, deck)}};
   if (const auto units = physics::wall_units(profiles, deck)) {
-    out << "# half_height = " << units->half_height << "\n"
-        << "# bulk_velocity = " << units->bulk_velocity << "\n"
-        << "# friction_velocity = " << units->friction_velocity << "\n"
-        << "# re_tau = " << units->re_tau << "\n"
-        << "# skin_friction = " << units->skin_friction << "\n";
+    header.emplace_back("half_height", units->half_height);
+    header.emplace_back("bulk_velocity", units->bulk_velocity);
+    header.emplace_back("friction_velocity", units->friction_velocity);
+    header.emplace_back("re_tau", units->re_tau);
+    header.emplace_back("skin_friction", units->skin_friction);
   }
   for (const auto& nusselt : physics::wall_nusselt(profiles, deck)) {
-    out << "# nusselt_" << nusselt.scalar << "_" << nusselt.face << " = " << nusselt.value << "\n";
+    header.emplace_back("nusselt_" + nusselt.scalar + "_" + nusselt.face, nusselt.value);
+  }
+  return header;
+}
+
+std::string profiles_text(const physics::StatisticsProfiles& profiles, const io::Attributes& header,
+                          const config::Deck& deck) {
+  std::ostringstream out;
+  out.precision(10);
+  out << "# eddy time averages of '" << deck.name << "' along " << config::axis_letter(profiles.axis)
+      << "; columns uu, uv, ...: covariances of the fluctuations <a'b'>\n";
+  for (const auto& [key, value] : header) {
+    out << "# " << key << " = ";
+    std::visit(
+        [&](const auto& v) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(v)>, double> ||
+                        std::is_same_v<std::decay_t<decltype(v)>, long long> ||
+                        std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
+            out << v;
+          }
+        },
+        value);
+    out << "\n";
   }
   out << config::axis_letter(profiles.axis);
   for (const auto& column : profiles.columns) out << "," << column;
@@ -56,6 +77,18 @@ std::string profiles_text(const physics::StatisticsProfiles& profiles, const phy
     out << "\n";
   }
   return out.str();
+}
+
+// The profiles as HDF5: one 1D dataset per column and one of the coordinate, named after the axis (rank 0 alone).
+void write_profiles_h5(const std::filesystem::path& path, const physics::StatisticsProfiles& profiles,
+                       const io::Attributes& header) {
+  const std::vector<hsize_t> dims{profiles.coordinate.size()};
+  std::vector<io::BlockDataset> datasets{
+      {config::axis_letter(profiles.axis), dims, {0}, dims, profiles.coordinate.data(), {}}};
+  for (std::size_t c = 0; c < profiles.columns.size(); ++c) {
+    datasets.push_back({profiles.columns[c], dims, {0}, dims, profiles.values[c].data(), {}});
+  }
+  io::write_block_file_atomically(path, MPI_COMM_SELF, io::WriteMode::token_passing, header, datasets);
 }
 
 void write_means(const physics::FlowStatistics& statistics, const grid::Decomposition& decomp,
@@ -100,10 +133,11 @@ std::string write_statistics_files(const physics::FlowStatistics& statistics, co
   write_means(statistics, decomp, context, folder, mode, step);
   if (!statistics.has_profiles()) return "";
   const auto profiles = statistics.profiles(context.comm());
-  if (context.rank() == 0) {
-    io::write_text_atomically(folder / numbered("profiles", step, ".csv"),
-                              profiles_text(profiles, statistics.window(), deck));
-  }
+  const io::Attributes header = profile_header(profiles, statistics.window(), deck);
+  io::run_on_rank0(context.comm(), [&] {
+    io::write_text_atomically(folder / numbered("profiles", step, ".csv"), profiles_text(profiles, header, deck));
+    write_profiles_h5(folder / numbered("profiles", step, ".h5"), profiles, header);
+  });
   const auto units = physics::wall_units(profiles, deck);
   if (!units) return "";
   char text[200];

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "flow_test_support.hpp"
 #include "io/collective.hpp"
+#include "io/hdf5_file.hpp"
 #include "physics/coupled_physics.hpp"
 #include "physics/flow_statistics.hpp"
 #include "run/run_case.hpp"
@@ -231,6 +232,21 @@ TEST(Restart, SameRanksIsBitIdenticalWithScalars) { expect_bit_identical_restart
 
 TEST(Restart, SameRanksIsBitIdenticalWithStatistics) {
   expect_bit_identical_restart(statistics_channel_deck, "statistics");
+}
+
+TEST(Restart, StatisticsFilesHoldTheWindow) {
+  const auto dir = fresh_folder(MPI_COMM_WORLD, "statistics_files");
+  const auto result = run_continuous(statistics_channel_deck, dir, 6);
+  ASSERT_EQ(result.profiles.size(), 7u);  // mean_u, mean_v, mean_p, uu, vv, uv, pp
+  const io::H5Reader profiles(dir / "statistics" / "profiles_000006.h5");
+  EXPECT_EQ(profiles.read_integer("samples"), result.window.samples);
+  EXPECT_EQ(profiles.read_double("start_time"), result.window.start);
+  std::vector<double> uu(8);
+  profiles.read_block("uu", {0}, {8}, uu.data());
+  EXPECT_EQ(uu, result.profiles[3]);
+  const io::H5Reader means(dir / "statistics" / "means_000006.h5");
+  EXPECT_TRUE(means.has_dataset("uv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "statistics" / "profiles_000006.csv"));
 }
 
 TEST(Restart, TwoToFourRanksWithStatisticsAgreesWithinSolverTolerance) {
