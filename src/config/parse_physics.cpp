@@ -207,6 +207,26 @@ void read_buoyancy(YamlReader& reader, const YAML::Node& node, Deck& deck) {
   if (!found) reader.fail("physics.rayleigh", "needs a scalar named temperature in the scalars section");
 }
 
+// Calls read(entry, path) for every entry of the list `key` of `root`, each checked as a section of keys first.
+template <class Read>
+void read_sections(YamlReader& reader, const YAML::Node& root, const std::string& key, const Read& read) {
+  const YAML::Node list = root[key];
+  if (!list) return;
+  if (!list.IsSequence()) reader.fail(key, "expected a list of " + key + ", got " + describe(list));
+  for (std::size_t n = 0; n < list.size(); ++n) {
+    const std::string path = key + "[" + std::to_string(n) + "]";
+    reader.record_line(path, list[n]);
+    reader.check_section(list[n], path);
+    read(list[n], path);
+  }
+}
+
+// The `name` of a list entry, which it must have (`why` says what it is for).
+std::string read_name(YamlReader& reader, const YAML::Node& node, const std::string& path, const std::string& why) {
+  if (!node["name"]) reader.fail(path + ".name", "missing: " + why);
+  return reader.read_string(node["name"], path + ".name");
+}
+
 // physics.drive: {axis, bulk_velocity} or {axis, pressure_gradient}.
 DriveConfig read_drive(YamlReader& reader, const YAML::Node& node) {
   reader.check_section(node, "physics.drive");
@@ -265,60 +285,35 @@ void read_coupled_physics(YamlReader& reader, const YAML::Node& root, Deck& deck
   read_buoyancy(reader, physics, deck);
   if (physics["drive"]) deck.physics.drive = read_drive(reader, physics["drive"]);
   if (root["statistics"]) deck.statistics = read_statistics(reader, root["statistics"]);
-  if (const YAML::Node probes = root["probes"]) {
-    if (!probes.IsSequence()) reader.fail("probes", "expected a list of probes, got " + describe(probes));
-    for (std::size_t n = 0; n < probes.size(); ++n) {
-      const std::string path = "probes[" + std::to_string(n) + "]";
-      reader.record_line(path, probes[n]);
-      reader.check_section(probes[n], path);
-      ProbeConfig probe;
-      if (!probes[n]["name"]) reader.fail(path + ".name", "missing: every probe needs a name (it labels its columns)");
-      probe.name = reader.read_string(probes[n]["name"], path + ".name");
-      if (!probes[n]["at"]) reader.fail(path + ".at", "missing: the point to sample");
-      probe.at = reader.read_list<double>(probes[n]["at"], path + ".at", reader.dimensions(), 0.0, "numbers");
-      deck.probes.push_back(probe);
+  read_sections(reader, root, "probes", [&](const YAML::Node& node, const std::string& path) {
+    ProbeConfig probe;
+    probe.name = read_name(reader, node, path, "every probe needs a name (it labels its columns)");
+    if (!node["at"]) reader.fail(path + ".at", "missing: the point to sample");
+    probe.at = reader.read_list<double>(node["at"], path + ".at", reader.dimensions(), 0.0, "numbers");
+    deck.probes.push_back(probe);
+  });
+  read_sections(reader, root, "lines", [&](const YAML::Node& node, const std::string& path) {
+    LineConfig line;
+    line.name = read_name(reader, node, path, "every line needs a name (it names its files)");
+    for (const char* end : {"from", "to"}) {
+      if (!node[end]) reader.fail(path + "." + end, "missing: the line's end points");
     }
-  }
-  if (const YAML::Node lines = root["lines"]) {
-    if (!lines.IsSequence()) reader.fail("lines", "expected a list of lines, got " + describe(lines));
-    for (std::size_t n = 0; n < lines.size(); ++n) {
-      const std::string path = "lines[" + std::to_string(n) + "]";
-      const YAML::Node node = lines[n];
-      reader.record_line(path, node);
-      reader.check_section(node, path);
-      LineConfig line;
-      if (!node["name"]) reader.fail(path + ".name", "missing: every line needs a name (it names its files)");
-      line.name = reader.read_string(node["name"], path + ".name");
-      for (const char* end : {"from", "to"}) {
-        if (!node[end]) reader.fail(path + "." + end, "missing: the line's end points");
-      }
-      line.from = reader.read_list<double>(node["from"], path + ".from", reader.dimensions(), 0.0, "numbers");
-      line.to = reader.read_list<double>(node["to"], path + ".to", reader.dimensions(), 0.0, "numbers");
-      if (node["points"]) line.points = reader.read_int(node["points"], path + ".points");
-      if (node["interval_time"])
-        line.interval_time = reader.read_number(node["interval_time"], path + ".interval_time");
-      deck.lines.push_back(line);
-    }
-  }
-  if (const YAML::Node planes = root["planes"]) {
-    if (!planes.IsSequence()) reader.fail("planes", "expected a list of planes, got " + describe(planes));
-    for (std::size_t n = 0; n < planes.size(); ++n) {
-      const std::string path = "planes[" + std::to_string(n) + "]";
-      const YAML::Node node = planes[n];
-      reader.record_line(path, node);
-      reader.check_section(node, path);
-      PlaneConfig plane;
-      if (!node["name"]) reader.fail(path + ".name", "missing: every plane needs a name (it names its files)");
-      plane.name = reader.read_string(node["name"], path + ".name");
-      if (!node["axis"]) reader.fail(path + ".axis", "missing: the axis normal to the plane");
-      plane.axis = read_axis(reader, node["axis"], path + ".axis");
-      if (!node["at"]) reader.fail(path + ".at", "missing: the plane's coordinate along its axis");
-      plane.at = reader.read_number(node["at"], path + ".at");
-      if (node["interval_time"])
-        plane.interval_time = reader.read_number(node["interval_time"], path + ".interval_time");
-      deck.planes.push_back(plane);
-    }
-  }
+    line.from = reader.read_list<double>(node["from"], path + ".from", reader.dimensions(), 0.0, "numbers");
+    line.to = reader.read_list<double>(node["to"], path + ".to", reader.dimensions(), 0.0, "numbers");
+    if (node["points"]) line.points = reader.read_int(node["points"], path + ".points");
+    if (node["interval_time"]) line.interval_time = reader.read_number(node["interval_time"], path + ".interval_time");
+    deck.lines.push_back(line);
+  });
+  read_sections(reader, root, "planes", [&](const YAML::Node& node, const std::string& path) {
+    PlaneConfig plane;
+    plane.name = read_name(reader, node, path, "every plane needs a name (it names its files)");
+    if (!node["axis"]) reader.fail(path + ".axis", "missing: the axis normal to the plane");
+    plane.axis = read_axis(reader, node["axis"], path + ".axis");
+    if (!node["at"]) reader.fail(path + ".at", "missing: the plane's coordinate along its axis");
+    plane.at = reader.read_number(node["at"], path + ".at");
+    if (node["interval_time"]) plane.interval_time = reader.read_number(node["interval_time"], path + ".interval_time");
+    deck.planes.push_back(plane);
+  });
   if (const YAML::Node bodies = root["bodies"]) {
     if (!bodies.IsSequence()) reader.fail("bodies", "expected a list of bodies, got " + describe(bodies));
     for (std::size_t n = 0; n < bodies.size(); ++n) {
