@@ -18,7 +18,7 @@ namespace eddy::config {
 //   scalars                  value, two tendencies and the last good copy                   4 per scalar
 //   bodies                   the pressure of the last stage (incremental projection)       1 field
 //   statistics               the sums: u, v, (w), p, their products uu, vv, (ww), uv,      11 fields in 3D
-//                            (uw, vw), pp, and per scalar S, uS, vS, (wS), SS              (7 in 2D; 5 or 4 a scalar)
+//                            (uw, vw), pp, and per scalar S, u_S, v_S, (w_S), S_S           (7 in 2D; 5 or 4 a scalar)
 //   Poisson solver           multigrid: rhs and its mean-free copy on the fine level, plus correction, rhs and residual
 //                            on the coarse levels, which together hold 1/(2^d - 1) of the fine points (1/7 in 3D);
 //                            Jacobi or Chebyshev smoothing add a residual (and Chebyshev its step) on every level,

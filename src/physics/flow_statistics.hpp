@@ -1,7 +1,7 @@
 #pragma once
 // Running time averages of the flow (deck section `statistics`), kept on the device. From statistics.start_time on,
 // every statistics.interval_steps steps, each cell adds w q for every quantity q: the cell-centred u, v, w (3D), p,
-// their products uu, vv, ww, uv, uw, vw, pp and, per scalar S, S, uS, vS, wS, SS; the weight w of a sample is the
+// their products uu, vv, ww, uv, uw, vw, pp and, per scalar S, S, u_S, v_S, w_S, S_S; the weight w of a sample is the
 // simulated time since the previous one (or since start_time), so the sums divided by their total weight are time
 // averages over [start_time, t] whatever the step size. Means and covariances (<a'b'> = <ab> - <a><b>) follow at
 // output time: per cell, and averaged over statistics.average_over into profiles along the axis left.
@@ -78,7 +78,7 @@ class FlowStatistics {
 };
 
 /// The output columns of the means and covariances for `dims` dimensions and the scalars: mean_u, mean_v, (mean_w),
-/// mean_p, uu, vv, (ww), uv, (uw, vw), pp, then per scalar S: mean_S, uS, vS, (wS), SS.
+/// mean_p, uu, vv, (ww), uv, (uw, vw), pp, then per scalar S: mean_S, u_S, v_S, (w_S), S_S.
 std::vector<std::string> statistics_columns(int dims, const std::vector<std::string>& scalar_names);
 
 }  // namespace eddy::physics
