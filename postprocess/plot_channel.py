@@ -2,9 +2,10 @@
 """Turbulent channel flow in wall units against a DNS reference (default: Moser, Kim & Mansour 1999, Re_tau = 178):
 reads the time-averaged profiles RUN_DIR/statistics/profiles_NNNNNN.csv (the highest step unless --step), folds the
 two halves of the channel about its centreline and writes a PNG with U+ against log y+ (with the viscous sublayer and
-the log law) and the rms velocities and -<u'v'>+ against y+. Prints Re_tau, the largest relative error of U+ for
-5 <= y+ <= 180 and the peaks of the rms velocities and of -<u'v'>+ against the reference; with --check the exit status
-is 2 when one is outside its tolerance (Re_tau 2%, U+ 2%, peaks 5%).
+the log law) and the rms velocities and -<u'v'>+ against y+; where physics.csv holds the driving pressure gradient G
+of a constant flow rate, also Re_tau against time from it (u_tau^2 = G h) with the averaging window. Prints Re_tau,
+the largest relative error of U+ for 5 <= y+ <= 180 and the peaks of the rms velocities and of -<u'v'>+ against the
+reference; with --check the exit status is 2 when one is outside its tolerance (Re_tau 2%, U+ 2%, peaks 5%).
 
 The profile axis must be y, bounded by no-slip walls at both ends (the file then has half_height and
 friction_velocity). Reference CSV columns: y_plus,U_plus,uu_plus,vv_plus,ww_plus,uv_plus ('#' lines are comments)."""
@@ -163,9 +164,43 @@ def print_table(rows, check):
     return failed
 
 
-def plot_channel(run, ref, meta, title, ref_label, output):
-    """Writes the two-panel figure."""
-    fig, (ax_u, ax_s) = plt.subplots(1, 2, figsize=(12, 5))
+def read_drive_history(run_dir, meta):
+    """Re_tau against time from the driving pressure gradient G of a constant-flow-rate run (physics.csv), by the mean
+    momentum balance u_tau^2 = G h: (times, re_tau), or None where the run has no such column."""
+    path = os.path.join(run_dir, "physics.csv")
+    if not os.path.isfile(path) or not isinstance(meta.get("half_height"), float):
+        return None
+    times, gradients = [], []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row.get("drive_pressure_gradient") in (None, ""):
+                return None
+            times.append(float(row["time"]))
+            gradients.append(float(row["drive_pressure_gradient"]))
+    if not times:
+        return None
+    h, nu = meta["half_height"], meta["viscosity"]
+    return np.array(times), np.sqrt(np.abs(np.array(gradients)) * h) * h / nu
+
+
+def plot_channel(run, ref, meta, title, ref_label, output, history=None):
+    """Writes the figure: the two profile panels, and below them Re_tau against time where the run has a history."""
+    if history is None:
+        fig, (ax_u, ax_s) = plt.subplots(1, 2, figsize=(12, 5))
+    else:
+        fig = plt.figure(figsize=(12, 8))
+        grid = fig.add_gridspec(2, 2, height_ratios=[5, 2.5])
+        ax_u, ax_s, ax_t = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, :])
+        times, re_tau = history
+        ax_t.plot(times, re_tau, "-", color="C0", lw=0.8, label="eddy, from the driving pressure gradient G: "
+                  "Re_tau = sqrt(G h) h / nu")
+        ax_t.axhline(ref["y_plus"].max(), color="k", lw=0.8, ls="--", label=ref_label)
+        ax_t.axvspan(meta.get("start_time", 0), meta.get("end_time", 0), color="0.85", label="averaging window")
+        ax_t.set_xlabel("time t (T = h / U_b)")
+        ax_t.set_ylabel("Re_tau")
+        ax_t.set_title("friction Reynolds number during the run")
+        ax_t.grid(True, alpha=0.3)
+        ax_t.legend(fontsize=8)
     times = f"t = {meta.get('start_time', 0):.4g}..{meta.get('end_time', 0):.4g} T"
     wall = ref["y_plus"] > 0
     ax_u.semilogx(run["y+"], run["U+"], "-", color="C0", label=f"eddy, averaged over {times}")
@@ -233,11 +268,19 @@ def main():
         title += ": " + " x ".join(str(int(c)) for c in facts["cells"][:facts["dimensions"] or 3]) + " cells"
     title += f", Re_tau = {run['Re_tau']:.4g} (step {step}) vs {ref_label}"
     output = args.output or os.path.join(args.run_dir, "channel.png")
-    plot_channel(run, ref, meta, title, ref_label, output)
+    history = read_drive_history(args.run_dir, meta)
+    plot_channel(run, ref, meta, title, ref_label, output, history)
     facts = " ".join(f"{key} {meta[key]:g}" if isinstance(meta.get(key), float) else f"{key} ?"
                      for key in ("start_time", "end_time", "samples"))
     print(f"{output}\n{files[step]}: {len(cols['y'])} rows, {facts}; reference {ref_label}")
     failed = print_table(compare(run, ref), args.check)
+    if history is not None:
+        times, re_tau = history
+        steps = np.diff(times, prepend=times[0])  # each row stands for its step
+        window = (times > meta.get("start_time", 0)) & (times <= meta.get("end_time", 0)) & (steps > 0)
+        if window.any():  # Re_tau^2 is proportional to G: its time mean gives that of G
+            mean = np.sqrt(np.sum(re_tau[window] ** 2 * steps[window]) / np.sum(steps[window]))
+            print(f"Re_tau from the driving pressure gradient averaged over the window: {mean:.4g}")
     if failed:
         print(f"error: {len(failed)} check(s) outside the tolerance: {', '.join(failed)}", file=sys.stderr)
         sys.exit(2)

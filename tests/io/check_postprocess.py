@@ -51,8 +51,15 @@ def check_channel(tmp):
         os.makedirs(os.path.join(tmp, name, "statistics"))
         with open(os.path.join(tmp, name, "statistics", "profiles_000100.csv"), "w") as f:
             f.write(content)
+    # A driving-gradient history at the sample's own u_tau = 0.0637 (h = 1): u_tau^2 = G h.
+    with open(os.path.join(tmp, "channel_good", "physics.csv"), "w") as f:
+        f.write("step,time,drive_pressure_gradient\n")
+        for step in range(1, 301):
+            f.write(f"{step},{0.5 * step},{0.0637 ** 2}\n")
     code, out = run("plot_channel.py", os.path.join(tmp, "channel_good"), "--check")
     check(code == 0 and is_png(os.path.join(tmp, "channel_good", "channel.png")), f"channel sample: {out}")
+    check("Re_tau from the driving pressure gradient averaged over the window: 178.1" in out,
+          f"channel sample's Re_tau from its driving gradient: {out}")
     code, out = run("plot_channel.py", os.path.join(tmp, "channel_fast"), "--check")
     check(code == 2 and "U+" in out and "FAIL" in out, f"channel with U 10 % high must fail: {out}")
 
