@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from eddy_read import EddyReadError, read_telemetry, run_main
+from eddy_read import EddyReadError, read_telemetry, run_main, save_figure
 
 
 def domain_volume(run_dir):
@@ -93,9 +93,7 @@ def main():
         ax.set_xlabel("time")
         ax.set_ylabel("-dk/dt")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=100)
-        plt.close(fig)
+        save_figure(fig, None, args.plot)
 
 
 if __name__ == "__main__":

@@ -159,6 +159,18 @@ def describe_run(facts):
     return text
 
 
+def save_figure(fig, title, output, dpi=100):
+    """Finishes a matplotlib figure the one way every script does: its title (None: none), a tight layout, the PNG
+    written to `output`, the figure closed."""
+    import matplotlib.pyplot as plt
+
+    if title is not None:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(output, dpi=dpi)
+    plt.close(fig)
+
+
 def run_main(main):
     """Runs a script's main, printing EddyReadError as one line and exiting with status 1."""
     import sys

@@ -12,6 +12,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from eddy_read import save_figure  # noqa: E402
+
 # Schafer & Turek (1996), Table 4 (2D-1, steady, Re 20) and Table 5 (2D-2, periodic, Re 100): the lower and upper
 # bounds of the reference values, coefficients on the mean inflow velocity and the diameter.
 BENCHMARKS = {
@@ -103,11 +105,10 @@ def main():
     ax_cl.set_xlabel("time (T)")
     ax_cd.set_title(title)
     ax_cd.legend()
-    fig.tight_layout()
     if args.output is None:
         first = args.runs[0] if os.path.isdir(args.runs[0]) else os.path.dirname(os.path.abspath(args.runs[0]))
         args.output = os.path.join(first, "bodies.png")
-    fig.savefig(args.output, dpi=110)
+    save_figure(fig, None, args.output, dpi=110)
     print(f"wrote {args.output}")
 
 

@@ -21,7 +21,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from eddy_read import EddyReadError, numbered_files, read_deck_facts, run_main  # noqa: E402
+from eddy_read import EddyReadError, numbered_files, read_deck_facts, run_main, save_figure  # noqa: E402
 
 DEFAULT_REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "regression",
                                  "data", "mkm1999_chan180.csv")
@@ -232,10 +232,7 @@ def plot_channel(run, ref, meta, title, ref_label, output, history=None):
     for ax in (ax_u, ax_s):
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(output, dpi=100)
-    plt.close(fig)
+    save_figure(fig, title, output)
 
 
 def main():

@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from eddy_read import EddyReadError, describe_run, field_files, read_deck_facts, read_fields, run_main  # noqa: E402
+from eddy_read import EddyReadError, describe_run, field_files, read_deck_facts, read_fields, run_main, save_figure  # noqa: E402
 
 # Names and units of the cell arrays (the deck's units: length L, time T).
 LABELS = {"velocity": ("velocity magnitude |u|", "L/T"), "pressure": ("pressure p", "density L^2/T^2"),
@@ -65,10 +65,7 @@ def plot_fields(source, output, step=None, layer=None, arrays=("velocity", "vort
         ax.set_title(f"{label[0]}, t = {f['time']:.4g} T{where}", fontsize="medium")
         ax.set_xlabel("x (L)")
         ax.set_ylabel("y (L)")
-    fig.suptitle(describe_run(read_deck_facts(os.path.dirname(os.path.abspath(f["path"])))))
-    fig.tight_layout()
-    fig.savefig(output, dpi=100)
-    plt.close(fig)
+    save_figure(fig, describe_run(read_deck_facts(os.path.dirname(os.path.abspath(f["path"])))), output)
     return output
 
 

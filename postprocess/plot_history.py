@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import numpy as np  # noqa: E402
-from eddy_read import describe_run, read_deck_facts, read_telemetry, run_main  # noqa: E402
+from eddy_read import describe_run, read_deck_facts, read_telemetry, run_main, save_figure  # noqa: E402
 
 
 def plot_history(run_dir, output):
@@ -45,10 +45,7 @@ def plot_history(run_dir, output):
         ax.set_xlabel("time (T)")
     for ax in axes.flat:
         ax.grid(True, alpha=0.3)
-    fig.suptitle(describe_run(facts))
-    fig.tight_layout()
-    fig.savefig(output, dpi=100)
-    plt.close(fig)
+    save_figure(fig, describe_run(facts), output)
     return output
 
 

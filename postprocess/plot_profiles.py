@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from eddy_read import EddyReadError, describe_run, read_deck_facts, read_fields, run_main  # noqa: E402
+from eddy_read import EddyReadError, describe_run, read_deck_facts, read_fields, run_main, save_figure  # noqa: E402
 from plot_fields import pick_file  # noqa: E402
 
 
@@ -82,10 +82,7 @@ def plot_profiles(source, reference, reynolds, output, lid_speed=1.0):
         ax.set_title(f"{name} on the {'vertical' if name == 'u' else 'horizontal'} centreline")
         ax.grid(True, alpha=0.3)
         ax.legend()
-    fig.suptitle(describe_run(read_deck_facts(os.path.dirname(os.path.abspath(f["path"])))))
-    fig.tight_layout()
-    fig.savefig(output, dpi=100)
-    plt.close(fig)
+    save_figure(fig, describe_run(read_deck_facts(os.path.dirname(os.path.abspath(f["path"])))), output)
     return worst
 
 

@@ -19,6 +19,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from eddy_read import save_figure  # noqa: E402
+
 PHASES = ["advance", "boundary", "halo", "poisson", "poisson_halo", "poisson_reduction", "projection", "reduction",
           "output"]
 # Phases a sweep may lack (older sweeps counted the solver's communication inside poisson).
@@ -115,10 +117,7 @@ def plot_scaling(rows, output, title, mode=""):
     axes[2].set_ylim(0, 100)
     axes[2].set_xlim(-0.6, len(rows) - 0.4)
     axes[2].legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+    save_figure(fig, title, output, dpi=120)
 
 
 def main():

@@ -25,13 +25,26 @@ namespace {
 
 using namespace eddy;
 
+// A 2 x 1 box of 16 x 8 cells, `steps` steps of 0.01, the pressure solved tightly, output into `dir`: what every
+// channel case below shares.
+config::Deck small_box(const std::string& name, const std::filesystem::path& dir, long long steps) {
+  config::Deck deck;
+  deck.name = name;
+  deck.domain.cells = {16, 8, 1};
+  deck.domain.length = {2, 1, 1};
+  deck.time.dt = 1e-2;
+  deck.time.max_steps = steps;
+  deck.pressure.rtol = 1e-12;
+  deck.pressure.atol = 1e-14;
+  deck.output.directory = dir.string();
+  deck.output.log_interval = 0;
+  return deck;
+}
+
 // A small case whose boundaries all matter on restart: inflow on x_low, zero-gradient outflow on x_high (whose
 // faces the projection corrects), a moving wall on top, a no-slip floor.
 config::Deck channel_deck(const std::filesystem::path& dir, long long steps) {
-  config::Deck deck;
-  deck.name = "restart_test";
-  deck.domain.cells = {16, 8, 1};
-  deck.domain.length = {2, 1, 1};
+  config::Deck deck = small_box("restart_test", dir, steps);
   deck.physics.viscosity = 0.05;
   deck.boundary.faces[0].type = config::BoundaryType::inflow;
   deck.boundary.faces[0].velocity = {1, 0, 0};
@@ -41,17 +54,26 @@ config::Deck channel_deck(const std::filesystem::path& dir, long long steps) {
   deck.boundary.faces[3].velocity = {0.5, 0, 0};
   deck.initial.type = config::InitialType::random;
   deck.initial.amplitude = 0.1;
-  deck.time.dt = 1e-2;
-  deck.time.max_steps = steps;
-  deck.pressure.rtol = 1e-12;
-  deck.pressure.atol = 1e-14;
-  deck.output.directory = dir.string();
   deck.output.interval_steps = 3;
-  deck.output.log_interval = 0;
   return deck;
 }
 
-/// The repository root (ctest sets EDDY_SOURCE_DIR).
+// A periodic channel held at a constant flow rate, with running averages from its third step on: the averages and
+// their window continue across the restart.
+config::Deck statistics_channel_deck(const std::filesystem::path& dir, long long steps) {
+  config::Deck deck = small_box("restart_statistics", dir, steps);
+  deck.physics.viscosity = 0.01;
+  deck.physics.drive = {config::DriveType::flow_rate, 0, 1.0};
+  for (int side = 0; side < 2; ++side) deck.boundary.faces[side].type = config::BoundaryType::periodic;
+  deck.initial.type = config::InitialType::uniform;
+  deck.initial.velocity = {1, 0, 0};
+  deck.initial.noise = 0.2;
+  deck.statistics.enabled = true;
+  deck.statistics.start_time = 0.025;
+  deck.statistics.average_over = {true, false, false};
+  return deck;
+}
+
 // The channel under the SSP RK3 with a convective outflow: its stages blend in the step's start, its first stage's
 // pressure guess extrapolates from the kept pressures of the step before.
 config::Deck ssp_channel_deck(const std::filesystem::path& dir, long long steps) {
@@ -61,6 +83,7 @@ config::Deck ssp_channel_deck(const std::filesystem::path& dir, long long steps)
   return deck;
 }
 
+// The repository root (ctest sets EDDY_SOURCE_DIR).
 std::string source_dir() {
   const char* dir = std::getenv("EDDY_SOURCE_DIR");
   return dir ? dir : ".";
@@ -81,31 +104,6 @@ config::Deck heated_cavity_deck(const std::filesystem::path& dir, long long step
   dye.boundary[0] = {config::ScalarBoundaryType::flux, 0.3, ""};
   dye.boundary[1] = {config::ScalarBoundaryType::adiabatic, 0, ""};
   deck.scalars.push_back(dye);
-  return deck;
-}
-
-// A periodic channel held at a constant flow rate, with running averages from its third step on: the averages and
-// their window continue across the restart.
-config::Deck statistics_channel_deck(const std::filesystem::path& dir, long long steps) {
-  config::Deck deck;
-  deck.name = "restart_statistics";
-  deck.domain.cells = {16, 8, 1};
-  deck.domain.length = {2, 1, 1};
-  deck.physics.viscosity = 0.01;
-  deck.physics.drive = {config::DriveType::flow_rate, 0, 1.0};
-  for (int side = 0; side < 2; ++side) deck.boundary.faces[side].type = config::BoundaryType::periodic;
-  deck.initial.type = config::InitialType::uniform;
-  deck.initial.velocity = {1, 0, 0};
-  deck.initial.noise = 0.2;
-  deck.time.dt = 1e-2;
-  deck.time.max_steps = steps;
-  deck.pressure.rtol = 1e-12;
-  deck.pressure.atol = 1e-14;
-  deck.statistics.enabled = true;
-  deck.statistics.start_time = 0.025;
-  deck.statistics.average_over = {true, false, false};
-  deck.output.directory = dir.string();
-  deck.output.log_interval = 0;
   return deck;
 }
 
