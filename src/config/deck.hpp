@@ -10,14 +10,38 @@
 
 namespace eddy::config {
 
+/// Where the cells of a stretched axis cluster (deck key domain.stretching.<axis>.cluster).
+enum class Clustering { none, both, low, high };
+
+/// How the cells of one axis are spaced (deck section domain.stretching.<axis>): uniform, clustered by a tanh map
+/// towards one or both ends, or at face coordinates given as a list or read from a file.
+struct StretchingConfig {
+  Clustering cluster = Clustering::none;
+  double factor = 0;          ///< the tanh map's stretching parameter (0: set by first_cell)
+  double first_cell = 0;      ///< the width of the cells at the clustered ends (0: set by factor)
+  std::vector<double> faces;  ///< the cells + 1 face coordinates, ascending (given; empty with a cluster)
+  std::string file;           ///< where `faces` was read from (empty: given in the deck)
+
+  /// The deck keys of one axis's stretching.
+  static constexpr std::array<std::string_view, 5> deck_keys{"cluster", "factor", "first_cell", "faces", "file"};
+  /// True unless the axis is uniform.
+  bool stretched() const { return cluster != Clustering::none || !faces.empty(); }
+  bool operator==(const StretchingConfig&) const = default;
+};
+
 struct DomainConfig {
   int dimensions = 2;                     ///< 2 or 3
   std::array<int, 3> cells{64, 64, 1};    ///< cells per axis (z is 1 in 2D)
   std::array<double, 3> length{1, 1, 1};  ///< physical extent per axis
   std::array<double, 3> origin{0, 0, 0};  ///< coordinates of the low corner
+  std::array<StretchingConfig, 3> stretching{};  ///< per axis; uniform unless set
 
   /// The keys of the deck section `domain`.
-  static constexpr std::array<std::string_view, 4> deck_keys{"dimensions", "cells", "length", "origin"};
+  static constexpr std::array<std::string_view, 5> deck_keys{"dimensions", "cells", "length", "origin", "stretching"};
+  /// True when any axis is stretched.
+  bool stretched() const {
+    return stretching[0].stretched() || stretching[1].stretched() || stretching[2].stretched();
+  }
 
   bool operator==(const DomainConfig&) const = default;
 };

@@ -92,4 +92,11 @@ const std::vector<std::pair<Hdf5Writes, std::string_view>>& enum_names<Hdf5Write
   return table;
 }
 
+template <>
+const std::vector<std::pair<Clustering, std::string_view>>& enum_names<Clustering>() {
+  static const std::vector<std::pair<Clustering, std::string_view>> table{
+      {Clustering::both, "both"}, {Clustering::low, "low"}, {Clustering::high, "high"}};
+  return table;
+}
+
 }  // namespace eddy::config

@@ -65,6 +65,8 @@ template <>
 const std::vector<std::pair<CommBackend, std::string_view>>& enum_names<CommBackend>();
 template <>
 const std::vector<std::pair<Hdf5Writes, std::string_view>>& enum_names<Hdf5Writes>();
+template <>
+const std::vector<std::pair<Clustering, std::string_view>>& enum_names<Clustering>();
 
 /// Face names in BoundaryConfig order: x_low, x_high, y_low, y_high, z_low, z_high.
 inline constexpr std::string_view face_names[6] = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 
 namespace eddy::config {
 namespace {
@@ -52,6 +54,53 @@ class DeckReader : public YamlReader {
       domain.length[2] = domain.cells[0] > 0 ? domain.length[0] / domain.cells[0] : domain.length[0];
       domain.origin[2] = 0;
     }
+    if (const auto stretching = node["stretching"]) {
+      check_section(stretching, "domain.stretching");
+      for (int a = 0; a < 3; ++a) {
+        const std::string letter(1, "xyz"[a]);
+        if (!stretching[letter]) continue;
+        if (a >= n) fail("domain.stretching." + letter, "a 2D domain has only x and y");
+        domain.stretching[a] = read_stretching(stretching[letter], "domain.stretching." + letter);
+      }
+    }
+  }
+
+  // One axis's stretching: {cluster, factor | first_cell}, {faces: [...]} or {file: path}.
+  StretchingConfig read_stretching(const YAML::Node& node, const std::string& path) {
+    check_section(node, path);
+    StretchingConfig s;
+    const int given = int(bool(node["cluster"])) + int(bool(node["faces"])) + int(bool(node["file"]));
+    if (given != 1) fail(path, "give one of cluster (a tanh clustering), faces (a list) and file (a text file)");
+    if (node["cluster"]) {
+      s.cluster = read_enum<Clustering>(node["cluster"], path + ".cluster");
+      if (bool(node["factor"]) == bool(node["first_cell"])) {
+        fail(path, "a clustering needs one of factor (the tanh stretching parameter) and first_cell (a width)");
+      }
+      if (node["factor"]) s.factor = read_number(node["factor"], path + ".factor");
+      if (node["first_cell"]) s.first_cell = read_number(node["first_cell"], path + ".first_cell");
+      return s;
+    }
+    if (node["factor"] || node["first_cell"]) fail(path, "factor and first_cell apply only to a cluster");
+    if (node["faces"]) {
+      if (!node["faces"].IsSequence()) fail(path + ".faces", "expected a list of numbers, got " + describe(node["faces"]));
+      for (std::size_t m = 0; m < node["faces"].size(); ++m) {
+        s.faces.push_back(read_number(node["faces"][m], path + ".faces[" + std::to_string(m) + "]"));
+      }
+      return s;
+    }
+    s.file = read_string(node["file"], path + ".file");
+    std::ifstream in(s.file);
+    if (!in) fail(path + ".file", "cannot read '" + s.file + "' (a path relative to where eddy runs)");
+    std::string word;
+    while (in >> word) {
+      char* end = nullptr;
+      const double value = std::strtod(word.c_str(), &end);
+      if (end == word.c_str() || *end != '\0' || !std::isfinite(value)) {
+        fail(path + ".file", "'" + s.file + "' holds '" + word + "'; allowed: numbers (face coordinates)");
+      }
+      s.faces.push_back(value);
+    }
+    return s;
   }
 
   void read_physics(const YAML::Node& node, Deck& deck) {

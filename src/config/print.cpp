@@ -98,6 +98,24 @@ std::string to_yaml(const Deck& deck) {
       << "  cells: " << list(deck.domain.cells, n) << "\n"
       << "  length: " << list(deck.domain.length, n) << "\n"
       << "  origin: " << list(deck.domain.origin, n) << "\n";
+  if (deck.domain.stretched()) {
+    out << "  stretching:\n";
+    for (int a = 0; a < n; ++a) {
+      const auto& s = deck.domain.stretching[a];
+      if (!s.stretched()) continue;
+      out << "    " << axis_letter(a) << ": {";
+      if (s.cluster != Clustering::none) {
+        out << "cluster: " << to_string(s.cluster) << ", "
+            << (s.factor > 0 ? "factor: " + format_real(s.factor) : "first_cell: " + format_real(s.first_cell));
+      } else {
+        // A file's coordinates are written out, so that the printed deck stands on its own.
+        out << "faces: [";
+        for (std::size_t m = 0; m < s.faces.size(); ++m) out << (m ? ", " : "") << format_real(s.faces[m]);
+        out << "]";
+      }
+      out << "}\n";
+    }
+  }
   out << "physics:\n";
   if (deck.physics.rayleigh <= 0) out << "  viscosity: " << format_real(deck.physics.viscosity) << "\n";
   out << "  density: " << format_real(deck.physics.density) << "\n" << buoyancy_yaml(deck);

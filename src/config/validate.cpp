@@ -55,6 +55,49 @@ class DeckChecker {
       const std::string index = "[" + std::to_string(a) + "]";
       require_value(domain.cells[a] >= 1, "domain.cells" + index, std::to_string(domain.cells[a]), "an integer >= 1");
       require_real(domain.length[a] > 0, "domain.length" + index, domain.length[a], "> 0");
+      if (domain.stretching[a].stretched()) check_stretching(a);
+    }
+  }
+
+  void check_stretching(int a) {
+    const auto& domain = deck_.domain;
+    const auto& s = domain.stretching[a];
+    const std::string path = "domain.stretching." + std::string(1, "xyz"[a]);
+    const double uniform = domain.length[a] / domain.cells[a];
+    if (s.cluster != Clustering::none) {
+      if (s.factor != 0 || s.first_cell == 0) {
+        require_real(s.factor > 0 && s.factor <= 20, path + ".factor", s.factor, "a number in (0, 20]");
+      } else {
+        require_real(s.first_cell > 0 && s.first_cell < uniform, path + ".first_cell", s.first_cell,
+                     "a width in (0, " + format_real(uniform) + "), below the uniform spacing length / cells");
+      }
+    } else {
+      const std::string where = s.file.empty() ? path + ".faces" : path + ".file";
+      require_value(static_cast<int>(s.faces.size()) == domain.cells[a] + 1, where,
+                    std::to_string(s.faces.size()) + " coordinates",
+                    "domain.cells[" + std::to_string(a) + "] + 1 = " + std::to_string(domain.cells[a] + 1) +
+                        " face coordinates");
+      for (std::size_t m = 1; m < s.faces.size(); ++m) {
+        require_value(s.faces[m] > s.faces[m - 1], where, "face " + std::to_string(m) + " at " + format_real(s.faces[m]),
+                      "coordinates rising from face to face (face " + std::to_string(m - 1) + " is at " +
+                          format_real(s.faces[m - 1]) + ")");
+      }
+      const double tolerance = 1e-9 * domain.length[a];
+      require_value(std::abs(s.faces.front() - domain.origin[a]) <= tolerance &&
+                        std::abs(s.faces.back() - domain.origin[a] - domain.length[a]) <= tolerance,
+                    where, "faces from " + format_real(s.faces.front()) + " to " + format_real(s.faces.back()),
+                    "faces from domain.origin = " + format_real(domain.origin[a]) + " to origin + length = " +
+                        format_real(domain.origin[a] + domain.length[a]));
+    }
+    // Multigrid relaxes a stretched axis line by line, each line on one rank.
+    const int split = deck_.parallel.process_grid[a];
+    require_value(split <= 1, "parallel.process_grid[" + std::to_string(a) + "]", std::to_string(split),
+                  "0 or 1: " + path + " is stretched, and the pressure solver's lines along it stay on one rank");
+    require_value(deck_.pressure.solver == PoissonSolverType::multigrid, "pressure.solver",
+                  to_string(deck_.pressure.solver), "multigrid on a stretched grid (" + path + " is set)");
+    if (!deck_.bodies.empty()) {
+      fail("bodies", "immersed bodies need a uniform grid, and " + path + " stretches axis " + std::string(1, "xyz"[a]) +
+                         "; remove the stretching or the bodies");
     }
   }
 

@@ -45,6 +45,13 @@ Int3 choose_process_dims(const GlobalGrid& grid, int ranks, Int3 requested) {
     require_alike(requested[2] <= 1, "parallel.process_grid: a 2D grid cannot be split in z");
     requested[2] = 1;
   }
+  // The pressure solver relaxes a stretched axis line by line, each line on one rank.
+  const Int3 given = requested;
+  for (int a = 0; a < 3; ++a) {
+    require_alike(!grid.stretched(a) || requested[a] <= 1,
+                  "parallel.process_grid: a stretched axis is not split across ranks");
+    if (grid.stretched(a)) requested[a] = 1;
+  }
   Int3 best{0, 0, 0};
   double best_surface = std::numeric_limits<double>::max();
   for (int px = 1; px <= ranks; ++px) {
@@ -72,7 +79,15 @@ Int3 choose_process_dims(const GlobalGrid& grid, int ranks, Int3 requested) {
   if (best[0] == 0) {
     const std::string cells = std::to_string(grid.cells[0]) + " x " + std::to_string(grid.cells[1]) +
                               (grid.dim == 3 ? " x " + std::to_string(grid.cells[2]) : "");
-    const bool automatic = requested[0] <= 0 && requested[1] <= 0 && (grid.dim == 2 || requested[2] <= 0);
+    const bool automatic = given[0] <= 0 && given[1] <= 0 && (grid.dim == 2 || given[2] <= 0);
+    bool uniform_axis = false;
+    for (int a = 0; a < grid.dim; ++a) uniform_axis = uniform_axis || !grid.stretched(a);
+    if (!uniform_axis) {
+      throw Error("domain.stretching: every axis is stretched, and the pressure solver's lines along a stretched axis "
+                  "stay on one rank, so " + std::to_string(ranks) + " ranks cannot share the grid; allowed: one rank, "
+                  "or an axis left uniform to split",
+                  Error::Ranks::every);
+    }
     if (automatic) {
       throw Error("domain.cells: " + std::to_string(ranks) + " ranks cannot share a grid of " + cells +
                       " cells: every rank needs at least one cell along each axis; run on fewer ranks",

@@ -30,7 +30,8 @@ struct Decomposition {
   }
 };
 
-/// Splits `ranks` into process dims minimising the halo surface; fixed entries (> 0) of `requested` are kept.
+/// Splits `ranks` into process dims minimising the halo surface; fixed entries (> 0) of `requested` are kept, and a
+/// stretched axis is never split.
 Int3 choose_process_dims(const GlobalGrid& grid, int ranks, Int3 requested = {0, 0, 0});
 
 /// Cells owned by process coordinate `coord` of `parts` along an axis (the first `cells % parts` get one more).

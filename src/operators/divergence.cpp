@@ -4,6 +4,7 @@
 #include "grid/cell_loops.hpp"
 #include "grid/pair_columns.hpp"
 #include "operators/divergence_stencil.hpp"
+#include "operators/stretched_stencils.hpp"
 
 namespace eddy::operators {
 namespace {
@@ -23,6 +24,19 @@ struct CellDivergence {
       : u(state.u), v(state.v), w(state.w), target(out), inv(grid.inv), three_d(grid.three_d), scale(scale_in) {}
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     target(i, j, k) = scale * divergence_at_center(u, v, w, i, j, k, inv, three_d);
+  }
+};
+
+/// scale * div(u) of one cell of a stretched grid.
+struct StretchedCellDivergence {
+  Field u, v, w, target;
+  grid::GridMetric metric;
+  bool three_d;
+  Real scale;
+  StretchedCellDivergence(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale_in)
+      : u(state.u), v(state.v), w(state.w), target(out), metric(grid.metric), three_d(grid.three_d), scale(scale_in) {}
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    target(i, j, k) = scale * stretched_divergence(u, v, w, i, j, k, metric, three_d);
   }
 };
 
@@ -64,6 +78,11 @@ void divergence_columns(const fields::FlowState& state, const Field& out, const 
 }  // namespace
 
 void compute_divergence(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale) {
+  if (grid.stretched) {
+    grid::for_each_owned_cell("flow::divergence_stretched", grid.shape,
+                              StretchedCellDivergence(state, out, grid, scale));
+    return;
+  }
   if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, out})) {
     compute_divergence_by_pairs(state, out, grid, scale);
     return;
@@ -73,6 +92,11 @@ void compute_divergence(const fields::FlowState& state, const Field& out, const 
 
 void compute_divergence_in(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale,
                            const grid::IndexBox& box) {
+  if (grid.stretched) {
+    grid::for_each_box_point("flow::divergence_stretched", box.lo, box.hi,
+                             StretchedCellDivergence(state, out, grid, scale));
+    return;
+  }
   if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, out})) {
     compute_divergence_by_pairs(state, out, grid, scale, box);
     return;

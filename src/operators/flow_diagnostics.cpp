@@ -5,6 +5,7 @@
 #include "grid/pair_columns.hpp"
 #include "operators/diagnostic_sums.hpp"
 #include "operators/divergence_stencil.hpp"
+#include "operators/stretched_stencils.hpp"
 
 namespace eddy::operators {
 namespace {
@@ -43,6 +44,34 @@ DiagnosticSums diagnostics_by_pairs(const fields::FlowState& state, const Stagge
   return sums;
 }
 
+// The diagnostics of a stretched grid: each face's |u|^2 weighted by the volume around it (relative to the mean cell
+// volume, which local_diagnostics_of multiplies by) and the rate by the cell's own widths.
+LocalDiagnostics stretched_diagnostics(const fields::FlowState& state, const StaggeredGrid& grid) {
+  const Field u = state.u, v = state.v, w = state.w;
+  const grid::GridMetric m = grid.metric;
+  const bool three_d = grid.three_d;
+  const Real inv_mean_volume = 1 / grid.cell_volume();
+  DiagnosticSums sums;
+  grid::reduce_over_owned_cells(
+      "flow::diagnostics_stretched", grid.shape,
+      KOKKOS_LAMBDA(int i, int j, int k, DiagnosticSums& local) {
+        const Real dz = three_d ? m.z.width(k) : Real(1);
+        Real energy = u(i, j, k) * u(i, j, k) / m.x.inv_gap(i) * m.y.width(j) * dz +
+                      v(i, j, k) * v(i, j, k) * m.x.width(i) / m.y.inv_gap(j) * dz;
+        Real cell_rate = Kokkos::fmax(Kokkos::fabs(u(i - 1, j, k)), Kokkos::fabs(u(i, j, k))) * m.x.inv_width(i) +
+                         Kokkos::fmax(Kokkos::fabs(v(i, j - 1, k)), Kokkos::fabs(v(i, j, k))) * m.y.inv_width(j);
+        if (three_d) {
+          energy += w(i, j, k) * w(i, j, k) * m.x.width(i) * m.y.width(j) / m.z.inv_gap(k);
+          cell_rate += Kokkos::fmax(Kokkos::fabs(w(i, j, k - 1)), Kokkos::fabs(w(i, j, k))) * m.z.inv_width(k);
+        }
+        local.energy += energy * inv_mean_volume;
+        keep_larger(local.divergence, Kokkos::fabs(stretched_divergence(u, v, w, i, j, k, m, three_d)));
+        keep_larger(local.rate, cell_rate);
+      },
+      DiagnosticReducer(sums));
+  return local_diagnostics_of(sums, grid);
+}
+
 }  // namespace
 
 LocalDiagnostics local_flow_diagnostics_by_pairs(const fields::FlowState& state, const StaggeredGrid& grid) {
@@ -53,6 +82,7 @@ LocalDiagnostics local_flow_diagnostics_by_pairs(const fields::FlowState& state,
 }
 
 LocalDiagnostics local_flow_diagnostics(const fields::FlowState& state, const StaggeredGrid& grid) {
+  if (grid.stretched) return stretched_diagnostics(state, grid);
   if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w})) {
     return local_flow_diagnostics_by_pairs(state, grid);
   }

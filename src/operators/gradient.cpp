@@ -73,6 +73,28 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
       });
 }
 
+// subtract_pressure_gradient on a stretched grid: each difference over the distance between the two centres.
+void subtract_stretched_gradient(const fields::FlowState& state, const Field& phi, Real factor,
+                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
+                                 const parallel::RowEndImages& row_ends) {
+  const fields::WritableFlatField u(state.u), v(state.v), w(state.w);
+  const fields::FlatField p(phi);
+  const grid::GridMetric m = grid.metric;
+  const bool three_d = grid.three_d;
+  const CorrectionBoxes boxes = correction_boxes(grid, corrected, row_ends);
+  const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
+  const int east_wrap = boxes.east_wrap, period = boxes.period;
+  grid::for_each_box_point(
+      "projection::correct_velocity_stretched", boxes.lo, boxes.hi, KOKKOS_LAMBDA(int i, int j, int k) {
+        if (box_u.contains(i, j, k)) {
+          const int east = i == east_wrap ? i + 1 - period : i + 1;  // across the wrap for the high x ghost face
+          u(i, j, k) -= factor * (p(east, j, k) - p(i, j, k)) * m.x.inv_gap(i);
+        }
+        if (box_v.contains(i, j, k)) v(i, j, k) -= factor * (p(i, j + 1, k) - p(i, j, k)) * m.y.inv_gap(j);
+        if (three_d && box_w.contains(i, j, k)) w(i, j, k) -= factor * (p(i, j, k + 1) - p(i, j, k)) * m.z.inv_gap(k);
+      });
+}
+
 }  // namespace
 
 // One kernel for all components over the union of their face boxes: each point reads the pressure once for the
@@ -81,6 +103,10 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
                                 const parallel::RowEndImages& row_ends) {
+  if (grid.stretched) {
+    subtract_stretched_gradient(state, phi, factor, grid, corrected, row_ends);
+    return;
+  }
   if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}) && pairs_take_row_ends(row_ends)) {
     subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected, row_ends);
     return;

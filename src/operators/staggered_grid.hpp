@@ -2,6 +2,7 @@
 // What every staggered-grid kernel needs to know about a rank's block: shape, spacing, dimension, and which of its
 // sides are physical boundaries. Also the named face ranges of the momentum update and the pressure correction.
 #include "fields/field.hpp"
+#include "grid/axis_metric.hpp"
 #include "grid/decomposition.hpp"
 #include "grid/index_ranges.hpp"
 #include "grid/pair_columns.hpp"
@@ -19,11 +20,15 @@ struct InverseSpacing {
 /// A rank's block as the operators see it.
 struct StaggeredGrid {
   fields::LocalShape shape;
-  Real3 spacing{1, 1, 1};
+  Real3 spacing{1, 1, 1};  ///< the mean cell size per axis (the cell size of a uniform axis)
+  Real3 smallest{1, 1, 1};  ///< the smallest cell width per axis over the whole grid (the explicit-diffusion limit)
   InverseSpacing inv;
   bool three_d = false;
   std::array<std::array<bool, 2>, 3> physical{{{false, false}, {false, false}, {false, false}}};
   grid::PairReductionScratch reduction_scratch;  ///< for the reductions over pair columns (GPUs)
+  /// True on a stretched grid: the kernels read `metric` (operators/stretched_stencils.hpp) instead of `inv`.
+  bool stretched = false;
+  grid::GridMetric metric;  ///< the spacings of a stretched grid (unallocated on a uniform one)
 
   /// Cell volume; in 2D the cell's area, so that integrals (kinetic energy, forces) are per unit depth and do not
   /// depend on the width of the one z cell.
@@ -58,6 +63,7 @@ inline StaggeredGrid make_staggered_grid(const grid::Decomposition& decomp, cons
   g.shape = shape;
   for (int a = 0; a < 3; ++a) {
     g.spacing[a] = decomp.global.spacing(a);
+    g.smallest[a] = decomp.global.smallest_width(a);
     for (int side = 0; side < 2; ++side) g.physical[a][side] = decomp.on_boundary(a, side);
   }
   g.inv.x = 1 / g.spacing[0];
@@ -67,6 +73,8 @@ inline StaggeredGrid make_staggered_grid(const grid::Decomposition& decomp, cons
   g.inv.y2 = g.inv.y * g.inv.y;
   g.inv.z2 = g.inv.z * g.inv.z;
   g.three_d = decomp.global.dim == 3;
+  g.stretched = decomp.global.stretched();
+  if (g.stretched) g.metric = grid::make_grid_metric(decomp, shape);
   g.reduction_scratch = grid::make_pair_reduction_scratch({shape.extent(0), shape.extent(1), shape.extent(2)});
   return g;
 }

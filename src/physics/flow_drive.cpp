@@ -20,6 +20,24 @@ double domain_mean(const Field& c, const fields::LocalShape& shape, long long gl
   return reducer.sum(local) / static_cast<double>(global_cells);
 }
 
+// domain_mean on a stretched grid: each face weighted by the volume around it.
+double stretched_domain_mean(const Field& c, int axis, const operators::StaggeredGrid& grid,
+                             const parallel::Reducer& reducer) {
+  const grid::GridMetric m = grid.metric;
+  Real sum = 0, volume = 0;
+  Kokkos::parallel_reduce(
+      "physics::bulk_velocity_stretched", grid::owned_cells(grid.shape),
+      KOKKOS_LAMBDA(int i, int j, int k, Real& s, Real& v) {
+        const Real w = (axis == 0 ? 1 / m.x.inv_gap(i) : m.x.width(i)) * (axis == 1 ? 1 / m.y.inv_gap(j) : m.y.width(j)) *
+                       (axis == 2 ? 1 / m.z.inv_gap(k) : m.z.width(k));
+        s += w * c(i, j, k);
+        v += w;
+      },
+      sum, volume);
+  const auto total = reducer.allreduce(std::array<Real, 2>{sum, volume}, parallel::ReduceOp::sum);
+  return total[0] / total[1];
+}
+
 }  // namespace
 
 FlowDrive::FlowDrive(const config::DriveConfig& drive, const operators::StaggeredGrid& grid, long long global_cells)
@@ -35,6 +53,7 @@ void FlowDrive::add_source(const fields::FaceVector& rhs) const {
 }
 
 double FlowDrive::bulk_velocity(const fields::FaceVector& velocity, const parallel::Reducer& reducer) const {
+  if (grid_.stretched) return stretched_domain_mean(component(velocity, drive_.axis), drive_.axis, grid_, reducer);
   return domain_mean(component(velocity, drive_.axis), grid_.shape, global_cells_, reducer);
 }
 

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "physics/field_expression.hpp"
 #include "physics/scalar_initial.hpp"
+#include "operators/stretched_stencils.hpp"
 #include "physics/scalar_stencil.hpp"
 
 #include <string>
@@ -17,6 +18,14 @@ void scalar_rhs(const Field& c, const Field& rhs, const fields::FlowState& state
   const Field u = state.u, v = state.v, w = state.w;
   const operators::InverseSpacing inv = grid.inv;
   const bool three_d = grid.three_d;
+  if (grid.stretched) {
+    const grid::GridMetric m = grid.metric;
+    Kokkos::parallel_for(
+        "physics::scalar_rhs_stretched", grid::owned_cells(grid.shape), KOKKOS_LAMBDA(int i, int j, int k) {
+          rhs(i, j, k) = operators::stretched_scalar_tendency<Flux>(c, u, v, w, i, j, k, m, three_d, diffusivity);
+        });
+    return;
+  }
   Kokkos::parallel_for(
       "physics::scalar_rhs", grid::owned_cells(grid.shape), KOKKOS_LAMBDA(int i, int j, int k) {
         rhs(i, j, k) = scalar_advection<Flux>(c, u, v, w, i, j, k, inv, three_d) +

@@ -42,6 +42,11 @@ PoissonLevel coarsen(const PoissonLevel& fine, const Int3& factor) {
     coarse.decomp.local_cells[a] /= factor[a];
     coarse.decomp.offset[a] /= factor[a];
     coarse.spacing[a] *= factor[a];
+    if (factor[a] == 2 && coarse.decomp.global.stretched(a)) {
+      auto& faces = coarse.decomp.global.faces[a];
+      for (std::size_t m = 0; 2 * m < faces.size(); ++m) faces[m] = faces[2 * m];  // every other face stays
+      faces.resize(faces.size() / 2 + 1);
+    }
   }
   coarse.shape = fields::local_shape(coarse.decomp, 1, fine.shape.pair_planes);
   return coarse;

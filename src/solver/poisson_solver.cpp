@@ -7,6 +7,7 @@
 #include "solver/conjugate_gradient.hpp"
 #include "solver/laplacian.hpp"
 #include "solver/level_sums.hpp"
+#include "solver/line_multigrid.hpp"
 #include "solver/multigrid.hpp"
 
 #include <cmath>
@@ -250,6 +251,11 @@ class ExchangeTimedSolver : public PoissonSolver {
 
 std::unique_ptr<PoissonSolver> make_solver_of_type(const config::PoissonConfig& config, const PoissonProblem& problem,
                                                    parallel::Context& context, const parallel::Reducer& reducer) {
+  if (problem.decomp.global.stretched()) {
+    require(config.solver == config::PoissonSolverType::multigrid,
+            "pressure.solver: a stretched grid is solved by multigrid only");
+    return std::make_unique<LineMultigrid>(config, problem, context, reducer);
+  }
   switch (config.solver) {
     case config::PoissonSolverType::multigrid:
       return std::make_unique<MultigridSolver>(config, problem, context, reducer);

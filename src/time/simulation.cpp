@@ -68,7 +68,7 @@ struct Simulation::Impl {
                deck_in.bodies.empty(), timers, deck_in.constants),
         projection(deck_in, decomp, grid, context_in, reducer, plan, ghosts.boundary().corrected_boundaries(), &timers),
         physics(deck_in, context_in, decomp, grid, plan.halo),
-        momentum(shape, physics.has_momentum_sources(), stage_table(deck_in.time.scheme).reads_tendency(),
+        momentum(shape, physics.has_momentum_sources() || grid.stretched, stage_table(deck_in.time.scheme).reads_tendency(),
                  ghosts.row_ends()),
         stages(stage_table(deck_in.time.scheme)),
         pressure_guess(shape, physics.has_bodies() ? 1 : stages.count,
@@ -290,7 +290,7 @@ struct Simulation::Impl {
     }
     const double rate = velocity_rate;
     const StepLimits limits =
-        step_limits(deck.time, largest_diffusivity(deck).value, grid.spacing, deck.domain.dimensions, rate);
+        step_limits(deck.time, largest_diffusivity(deck).value, grid.smallest, deck.domain.dimensions, rate);
     const double dt =
         choose_time_step(deck.time, limits, sim_time, previous_dt, next_output_time(deck.output, sim_time));
     require(dt > 0 && std::isfinite(dt),

@@ -24,8 +24,9 @@ struct PoissonSetup {
   std::unique_ptr<parallel::Reducer> reducer;
   solver::PoissonProblem problem;
 
+  /// `stretched`: the face coordinates of the axes that are not uniform (empty: uniform).
   PoissonSetup(MPI_Comm comm, int dim, Int3 cells, const PressureFaces& faces, int ghost = 1,
-               Real3 length = {1, 1, 1}) {
+               Real3 length = {1, 1, 1}, const std::array<std::vector<double>, 3>& stretched = {}) {
     context = std::make_unique<parallel::Context>(comm);
     reducer = std::make_unique<parallel::Reducer>(*context, parallel::choose_reduction_transport());
     grid::GlobalGrid g;
@@ -33,6 +34,7 @@ struct PoissonSetup {
     g.cells = cells;
     g.length = length;
     for (int a = 0; a < 3; ++a) g.periodic[a] = faces[2 * a] == PressureBoundary::periodic;
+    g.faces = stretched;
     problem.decomp = grid::decompose(g, comm);
     problem.shape = fields::local_shape(problem.decomp, ghost);
     for (int a = 0; a < 3; ++a) problem.spacing[a] = g.spacing(a);
@@ -63,7 +65,7 @@ struct PoissonSetup {
 
   /// Coordinate of the centre of the cell with view index `index` along `axis`.
   Real centre(int axis, int index) const {
-    return (problem.decomp.offset[axis] + index - problem.shape.ghost + 0.5) * problem.spacing[axis];
+    return problem.decomp.global.centre(axis, problem.decomp.offset[axis] + index - problem.shape.ghost);
   }
 
   /// Root-mean-square over all ranks of (a - b) on the owned cells, after removing the mean difference if asked.

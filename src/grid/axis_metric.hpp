@@ -1,0 +1,26 @@
+#pragma once
+// The spacings of a rank's block on a stretched grid, as the kernels read them: per axis and view index.
+#include "grid/decomposition.hpp"
+#include "grid/local_shape.hpp"
+
+namespace eddy::grid {
+
+/// One axis of a block along its view indices (ghosts and row padding included): the width of cell i and the
+/// distance from its centre to the next one's (across face i), both inverted, and the width.
+struct AxisMetric {
+  Kokkos::View<Real*, MemSpace> inv_width, inv_gap, width;
+};
+
+/// The three axes' spacings of a block (uniform axes hold their one spacing everywhere).
+struct GridMetric {
+  AxisMetric x, y, z;
+};
+
+/// The spacings of one axis of a block that starts at global cell `offset` and spans `extent` view points, the first
+/// `ghost` of them ghosts: ghost cells mirror the cells inside a physical boundary and wrap a periodic axis.
+AxisMetric make_axis_metric(const GlobalGrid& global, int axis, int offset, int extent, int ghost);
+
+/// The spacings of a rank's block of the given shape.
+GridMetric make_grid_metric(const Decomposition& decomp, const LocalShape& shape);
+
+}  // namespace eddy::grid

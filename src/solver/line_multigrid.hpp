@@ -1,0 +1,44 @@
+#pragma once
+// Multigrid for the pressure on a stretched grid, where cells are far longer along some axes than along others (at
+// a channel's walls, 20 times and more): a point smoother no longer damps the errors that are smooth along the long
+// axes, so each stretched axis is relaxed a whole line at a time (zebra line Gauss-Seidel, the line systems solved by
+// the Thomas algorithm), with volume-weighted restriction, linear prolongation weighted by the distances between
+// centres, and the operator rediscretised on every level. Lines never cross ranks: a stretched axis is not split. Each
+// cycle sweeps at least twice before and after its coarse-grid correction, over-relaxed by pressure.relaxation.
+#include "solver/poisson_level.hpp"
+#include "solver/poisson_solver.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace eddy::solver {
+
+/// A PoissonSolver of multigrid V-cycles with line relaxation along the stretched axes.
+class LineMultigrid : public PoissonSolver {
+ public:
+  LineMultigrid(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
+                const parallel::Reducer& reducer);
+  ~LineMultigrid() override;
+  PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override;
+  void fill_ghosts(Field phi) override;
+  std::string name() const override { return "line_multigrid"; }
+  std::string hierarchy() const override;
+
+  struct Level;
+
+ private:
+  void cycle(int l);
+  void smooth(int l, int sweeps);
+  void measure(Field phi, Field b);
+
+  config::PoissonConfig config_;
+  Real omega_;  // the lines' over-relaxation (pressure.relaxation)
+  const parallel::Reducer* reducer_;
+  std::vector<std::unique_ptr<Level>> levels_;
+  Int3 lines_{0, 0, 0};  // 1 along each axis relaxed by lines
+  Buffer sums_;
+  Field shifted_rhs_;
+};
+
+}  // namespace eddy::solver
