@@ -30,18 +30,16 @@ struct StretchingConfig {
 };
 
 struct DomainConfig {
-  int dimensions = 2;                     ///< 2 or 3
-  std::array<int, 3> cells{64, 64, 1};    ///< cells per axis (z is 1 in 2D)
-  std::array<double, 3> length{1, 1, 1};  ///< physical extent per axis
-  std::array<double, 3> origin{0, 0, 0};  ///< coordinates of the low corner
+  int dimensions = 2;                            ///< 2 or 3
+  std::array<int, 3> cells{64, 64, 1};           ///< cells per axis (z is 1 in 2D)
+  std::array<double, 3> length{1, 1, 1};         ///< physical extent per axis
+  std::array<double, 3> origin{0, 0, 0};         ///< coordinates of the low corner
   std::array<StretchingConfig, 3> stretching{};  ///< per axis; uniform unless set
 
   /// The keys of the deck section `domain`.
   static constexpr std::array<std::string_view, 5> deck_keys{"dimensions", "cells", "length", "origin", "stretching"};
   /// True when any axis is stretched.
-  bool stretched() const {
-    return stretching[0].stretched() || stretching[1].stretched() || stretching[2].stretched();
-  }
+  bool stretched() const { return stretching[0].stretched() || stretching[1].stretched() || stretching[2].stretched(); }
 
   bool operator==(const DomainConfig&) const = default;
 };

@@ -82,7 +82,8 @@ class DeckReader : public YamlReader {
     }
     if (node["factor"] || node["first_cell"]) fail(path, "factor and first_cell apply only to a cluster");
     if (node["faces"]) {
-      if (!node["faces"].IsSequence()) fail(path + ".faces", "expected a list of numbers, got " + describe(node["faces"]));
+      if (!node["faces"].IsSequence())
+        fail(path + ".faces", "expected a list of numbers, got " + describe(node["faces"]));
       for (std::size_t m = 0; m < node["faces"].size(); ++m) {
         s.faces.push_back(read_number(node["faces"][m], path + ".faces[" + std::to_string(m) + "]"));
       }

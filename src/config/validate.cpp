@@ -73,12 +73,13 @@ class DeckChecker {
       }
     } else {
       const std::string where = s.file.empty() ? path + ".faces" : path + ".file";
-      require_value(static_cast<int>(s.faces.size()) == domain.cells[a] + 1, where,
-                    std::to_string(s.faces.size()) + " coordinates",
-                    "domain.cells[" + std::to_string(a) + "] + 1 = " + std::to_string(domain.cells[a] + 1) +
-                        " face coordinates");
+      require_value(
+          static_cast<int>(s.faces.size()) == domain.cells[a] + 1, where,
+          std::to_string(s.faces.size()) + " coordinates",
+          "domain.cells[" + std::to_string(a) + "] + 1 = " + std::to_string(domain.cells[a] + 1) + " face coordinates");
       for (std::size_t m = 1; m < s.faces.size(); ++m) {
-        require_value(s.faces[m] > s.faces[m - 1], where, "face " + std::to_string(m) + " at " + format_real(s.faces[m]),
+        require_value(s.faces[m] > s.faces[m - 1], where,
+                      "face " + std::to_string(m) + " at " + format_real(s.faces[m]),
                       "coordinates rising from face to face (face " + std::to_string(m - 1) + " is at " +
                           format_real(s.faces[m - 1]) + ")");
       }
@@ -86,8 +87,8 @@ class DeckChecker {
       require_value(std::abs(s.faces.front() - domain.origin[a]) <= tolerance &&
                         std::abs(s.faces.back() - domain.origin[a] - domain.length[a]) <= tolerance,
                     where, "faces from " + format_real(s.faces.front()) + " to " + format_real(s.faces.back()),
-                    "faces from domain.origin = " + format_real(domain.origin[a]) + " to origin + length = " +
-                        format_real(domain.origin[a] + domain.length[a]));
+                    "faces from domain.origin = " + format_real(domain.origin[a]) +
+                        " to origin + length = " + format_real(domain.origin[a] + domain.length[a]));
     }
     // Multigrid relaxes a stretched axis line by line, each line on one rank.
     const int split = deck_.parallel.process_grid[a];
@@ -95,9 +96,22 @@ class DeckChecker {
                   "0 or 1: " + path + " is stretched, and the pressure solver's lines along it stay on one rank");
     require_value(deck_.pressure.solver == PoissonSolverType::multigrid, "pressure.solver",
                   to_string(deck_.pressure.solver), "multigrid on a stretched grid (" + path + " is set)");
-    if (!deck_.bodies.empty()) {
-      fail("bodies", "immersed bodies need a uniform grid, and " + path + " stretches axis " + std::string(1, "xyz"[a]) +
-                         "; remove the stretching or the bodies");
+    const std::string why = " need a uniform grid, and " + path + " stretches axis " + std::string(1, "xyz"[a]);
+    if (!deck_.bodies.empty()) fail("bodies", "immersed bodies" + why + "; remove the stretching or the bodies");
+    if (!deck_.probes.empty()) fail("probes", "probes (interpolated point series)" + why + "; use planes instead");
+    if (!deck_.lines.empty()) fail("lines", "line samples" + why + "; use planes instead");
+    for (int f = 0; f < 6; ++f) {
+      const auto& face = deck_.boundary.faces[f];
+      if (face.type == BoundaryType::inflow || !face.velocity_expressions.empty()) {
+        fail("boundary." + std::string(face_names[f]), "inflow profiles and velocities given by expressions" + why);
+      }
+    }
+    for (std::size_t n = 0; n < deck_.scalars.size(); ++n) {
+      for (const auto& rule : deck_.scalars[n].boundary) {
+        if (!rule.expression.empty()) {
+          fail("scalars[" + std::to_string(n) + "].boundary", "scalar face values given by expressions" + why);
+        }
+      }
     }
   }
 

@@ -83,10 +83,13 @@ Int3 choose_process_dims(const GlobalGrid& grid, int ranks, Int3 requested) {
     bool uniform_axis = false;
     for (int a = 0; a < grid.dim; ++a) uniform_axis = uniform_axis || !grid.stretched(a);
     if (!uniform_axis) {
-      throw Error("domain.stretching: every axis is stretched, and the pressure solver's lines along a stretched axis "
-                  "stay on one rank, so " + std::to_string(ranks) + " ranks cannot share the grid; allowed: one rank, "
-                  "or an axis left uniform to split",
-                  Error::Ranks::every);
+      throw Error(
+          "domain.stretching: every axis is stretched, and the pressure solver's lines along a stretched axis "
+          "stay on one rank, so " +
+              std::to_string(ranks) +
+              " ranks cannot share the grid; allowed: one rank, "
+              "or an axis left uniform to split",
+          Error::Ranks::every);
     }
     if (automatic) {
       throw Error("domain.cells: " + std::to_string(ranks) + " ranks cannot share a grid of " + cells +

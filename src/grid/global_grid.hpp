@@ -13,8 +13,8 @@ GlobalGrid global_grid(const config::Deck& deck);
 
 /// The cells + 1 face coordinates of a stretched axis of the domain: as given, or by a tanh map clustering the cells
 /// towards both ends (x = (1 + tanh(b (2s - 1)) / tanh(b)) / 2 of s = n / cells), the low end
-/// (1 + tanh(b (s - 1)) / tanh(b)) or the high end (tanh(b s) / tanh(b)), scaled to the axis, with the factor b given or
-/// found from the width of the first cell.
+/// (1 + tanh(b (s - 1)) / tanh(b)) or the high end (tanh(b s) / tanh(b)), scaled to the axis, with the factor b given
+/// or found from the width of the first cell.
 std::vector<double> stretched_faces(const config::DomainConfig& domain, int axis);
 
 }  // namespace eddy::grid

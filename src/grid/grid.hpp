@@ -37,8 +37,10 @@ struct GlobalGrid {
     return stretched(axis) ? faces[axis][n + 1] - faces[axis][n] : double(length[axis]) / count;
   }
   /// Coordinate of the centre of cell n of `axis` (0 ... cells - 1).
-  double centre(int axis, int n) const { return stretched(axis) ? 0.5 * (face(axis, n) + face(axis, n + 1))
-                                                                : origin[axis] + (n + 0.5) * double(length[axis]) / cells[axis]; }
+  double centre(int axis, int n) const {
+    return stretched(axis) ? 0.5 * (face(axis, n) + face(axis, n + 1))
+                           : origin[axis] + (n + 0.5) * double(length[axis]) / cells[axis];
+  }
   /// The smallest cell width along `axis`.
   double smallest_width(int axis) const;
   /// The cell holding coordinate x along `axis` (clamped to the grid).

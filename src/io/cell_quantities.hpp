@@ -22,6 +22,6 @@ CellQuantities allocate_cell_quantities(const fields::LocalShape& shape);
 void copy_owned_cells(const Field& field, int ghost, const Kokkos::View<Real***, Kokkos::LayoutLeft, MemSpace>& out);
 
 /// Fills `out` from `state`, whose ghost layers (one is enough) the caller has filled (halo and boundary conditions).
-void compute_cell_quantities(const fields::FlowState& state, const grid::GlobalGrid& grid, CellQuantities& out);
+void compute_cell_quantities(const fields::FlowState& state, const grid::Decomposition& decomp, CellQuantities& out);
 
 }  // namespace eddy::io

@@ -87,7 +87,7 @@ FieldWriter::FieldWriter(const config::Deck& deck, const grid::Decomposition& de
     forced_cells_ = physics::forced_cells(deck, decomp);
   }
   const auto& g = decomp.global;
-  xdmf_grid_ = {g.cells, g.origin, {g.spacing(0), g.spacing(1), g.spacing(2)}};
+  xdmf_grid_ = xdmf_grid_of(g);
   cells_ = allocate_cell_quantities(shape);
   velocity_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.velocity);
   pressure_host_ = Kokkos::create_mirror_view(Kokkos::SharedHostPinnedSpace(), cells_.pressure);
@@ -131,7 +131,7 @@ void FieldWriter::stage_scalars(const std::vector<fields::NamedField>& scalars, 
 std::filesystem::path FieldWriter::write(const fields::FlowState& state, const std::vector<fields::NamedField>& scalars,
                                          double time, long long step) {
   ProfileRegion region("io::field_output");
-  compute_cell_quantities(state, decomp_.global, cells_);
+  compute_cell_quantities(state, decomp_, cells_);
   Kokkos::deep_copy(velocity_host_, cells_.velocity);
   Kokkos::deep_copy(pressure_host_, cells_.pressure);
   Kokkos::deep_copy(vorticity_host_, cells_.vorticity);
@@ -171,7 +171,7 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, const s
     datasets.push_back(std::move(d));
   }
   const auto& g = decomp_.global;
-  const Attributes attributes{
+  Attributes attributes{
       {"time", time},
       {"step", step},
       {"dimensions", static_cast<long long>(g.dim)},
@@ -179,6 +179,9 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, const s
       {"origin", std::vector<double>{g.origin[0], g.origin[1], g.origin[2]}},
       {"spacing", std::vector<double>{g.spacing(0), g.spacing(1), g.spacing(2)}},
   };
+  for (int a = 0; a < 3; ++a) {
+    if (g.stretched(a)) attributes.push_back({std::string(1, "xyz"[a]) + "_faces", g.faces[a]});
+  }
   const std::string name = file_name(step);
   const std::filesystem::path path = run_dir_ / name;
   write_block_file_atomically(path, context_->comm(), mode_, attributes, datasets);

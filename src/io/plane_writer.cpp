@@ -49,10 +49,8 @@ Layer local_layer(int axis, int local_index, const fields::FlowState& state,
 }  // namespace
 
 PlaneLayer plane_layer(const config::PlaneConfig& plane, const grid::GlobalGrid& grid) {
-  const double h = grid.spacing(plane.axis);
-  const int cells = grid.cells[plane.axis];
-  const int index = std::clamp(static_cast<int>(std::floor((plane.at - grid.origin[plane.axis]) / h)), 0, cells - 1);
-  return {index, grid.origin[plane.axis] + (index + 0.5) * h};
+  const int index = grid.cell_at(plane.axis, plane.at);
+  return {index, grid.centre(plane.axis, index)};
 }
 
 void write_plane(const config::PlaneConfig& plane, const fields::FlowState& state,
@@ -113,7 +111,7 @@ void write_plane(const config::PlaneConfig& plane, const fields::FlowState& stat
     }
     const auto& g = decomp.global;
     Real3 origin = g.origin, spacing{g.spacing(0), g.spacing(1), g.spacing(2)};
-    origin[axis] = g.origin[axis] + where.index * spacing[axis];
+    origin[axis] = g.face(axis, where.index);
     const Attributes attributes{
         {"time", time},
         {"step", step},
@@ -131,7 +129,11 @@ void write_plane(const config::PlaneConfig& plane, const fields::FlowState& stat
     write_block_file_atomically(folder / (name + ".h5"), MPI_COMM_SELF, WriteMode::token_passing, attributes, datasets);
     XdmfStep entry{step, time, name + ".h5", {{"velocity", 3}, {"pressure", 1}}};
     for (const auto& scalar : scalars) entry.arrays.push_back({scalar.name, 1});
-    write_text_atomically(folder / (name + ".xmf"), xdmf_time_series({global, origin, spacing}, {entry}));
+    XdmfGrid layer = xdmf_grid_of(g);
+    layer.cells = global;
+    layer.origin = origin;
+    if (!layer.nodes[axis].empty()) layer.nodes[axis] = {g.face(axis, where.index), g.face(axis, where.index + 1)};
+    write_text_atomically(folder / (name + ".xmf"), xdmf_time_series(layer, {entry}));
   });
 }
 

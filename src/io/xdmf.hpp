@@ -1,4 +1,5 @@
 #pragma once
+#include "grid/grid.hpp"
 // The XDMF sidecar that lets ParaView open a time series of HDF5 field files.
 //
 // Why XDMF + HDF5: XDMF is ParaView's long-standing reader for time series of HDF5 datasets. The heavy data stays
@@ -32,7 +33,12 @@ struct XdmfGrid {
   Int3 cells{1, 1, 1};
   Real3 origin{0, 0, 0};
   Real3 spacing{1, 1, 1};
+  /// The cells + 1 node coordinates of every axis where the grid is stretched (a rectilinear grid); empty: uniform.
+  std::array<std::vector<double>, 3> nodes{};
 };
+
+/// The XDMF grid of a global grid: uniform, or rectilinear with its face coordinates where any axis is stretched.
+XdmfGrid xdmf_grid_of(const grid::GlobalGrid& g);
 
 /// XDMF text of a temporal collection with one uniform grid per step, cell-centred attributes.
 std::string xdmf_time_series(const XdmfGrid& grid, const std::vector<XdmfStep>& steps);

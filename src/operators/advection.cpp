@@ -32,8 +32,8 @@ void tendency_kernel(const fields::FlowState& state, const fields::FaceVector& r
 
 // tendency_kernel on a stretched grid.
 template <class Flux>
-void stretched_tendency_kernel(const fields::FlowState& state, const fields::FaceVector& rhs,
-                               const StaggeredGrid& grid, Real viscosity) {
+void stretched_tendency_kernel(const fields::FlowState& state, const fields::FaceVector& rhs, const StaggeredGrid& grid,
+                               Real viscosity) {
   const fields::FlatField u(state.u), v(state.v), w(state.w);
   const Field rhs_u = rhs.u, rhs_v = rhs.v, rhs_w = rhs.w;
   const grid::GridMetric m = grid.metric;

@@ -20,7 +20,7 @@ struct InverseSpacing {
 /// A rank's block as the operators see it.
 struct StaggeredGrid {
   fields::LocalShape shape;
-  Real3 spacing{1, 1, 1};  ///< the mean cell size per axis (the cell size of a uniform axis)
+  Real3 spacing{1, 1, 1};   ///< the mean cell size per axis (the cell size of a uniform axis)
   Real3 smallest{1, 1, 1};  ///< the smallest cell width per axis over the whole grid (the explicit-diffusion limit)
   InverseSpacing inv;
   bool three_d = false;

@@ -12,8 +12,8 @@
 namespace eddy::operators {
 
 /// Second derivative along one axis of a field at cell centres along it: (f' at face i - f' at face i-1) / width.
-KOKKOS_INLINE_FUNCTION Real second_difference_at_centre(Real low, Real centre, Real high,
-                                                        const grid::AxisMetric& m, int i) {
+KOKKOS_INLINE_FUNCTION Real second_difference_at_centre(Real low, Real centre, Real high, const grid::AxisMetric& m,
+                                                        int i) {
   return ((high - centre) * m.inv_gap(i) - (centre - low) * m.inv_gap(i - 1)) * m.inv_width(i);
 }
 
@@ -43,8 +43,7 @@ KOKKOS_INLINE_FUNCTION Real stretched_tendency(const F& u, const F& v, const F& 
            second_difference_at_centre(u(i, j - 1, k), u(i, j, k), u(i, j + 1, k), m.y, j);
     if (three_d) {
       const Real hz = Flux::flux(across_face(w(i, j, k), w(i + 1, j, k), m.x, i), u(i, j, k), u(i, j, k + 1));
-      const Real lz =
-          Flux::flux(across_face(w(i, j, k - 1), w(i + 1, j, k - 1), m.x, i), u(i, j, k - 1), u(i, j, k));
+      const Real lz = Flux::flux(across_face(w(i, j, k - 1), w(i + 1, j, k - 1), m.x, i), u(i, j, k - 1), u(i, j, k));
       adv += (hz - lz) * m.z.inv_width(k);
       diff += second_difference_at_centre(u(i, j, k - 1), u(i, j, k), u(i, j, k + 1), m.z, k);
     }
@@ -58,8 +57,7 @@ KOKKOS_INLINE_FUNCTION Real stretched_tendency(const F& u, const F& v, const F& 
            second_difference_at_face(v(i, j - 1, k), v(i, j, k), v(i, j + 1, k), m.y, j);
     if (three_d) {
       const Real hz = Flux::flux(across_face(w(i, j, k), w(i, j + 1, k), m.y, j), v(i, j, k), v(i, j, k + 1));
-      const Real lz =
-          Flux::flux(across_face(w(i, j, k - 1), w(i, j + 1, k - 1), m.y, j), v(i, j, k - 1), v(i, j, k));
+      const Real lz = Flux::flux(across_face(w(i, j, k - 1), w(i, j + 1, k - 1), m.y, j), v(i, j, k - 1), v(i, j, k));
       adv += (hz - lz) * m.z.inv_width(k);
       diff += second_difference_at_centre(v(i, j, k - 1), v(i, j, k), v(i, j, k + 1), m.z, k);
     }

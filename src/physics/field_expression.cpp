@@ -12,7 +12,8 @@ namespace {
 // Absolute position of the face of component `at` (0, 1, 2), or of the centre (cell_centres), of global cell `cell`.
 void point_of_cell(const grid::GlobalGrid& global, const long long cell[3], int at, double x[3]) {
   for (int a = 0; a < 3; ++a) {
-    x[a] = global.origin[a] + (static_cast<double>(cell[a]) + (a == at ? 1.0 : 0.5)) * global.spacing(a);
+    const int n = static_cast<int>(cell[a]);
+    x[a] = a == at ? global.face(a, n + 1) : global.centre(a, n);
   }
 }
 

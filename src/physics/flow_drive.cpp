@@ -28,7 +28,8 @@ double stretched_domain_mean(const Field& c, int axis, const operators::Staggere
   Kokkos::parallel_reduce(
       "physics::bulk_velocity_stretched", grid::owned_cells(grid.shape),
       KOKKOS_LAMBDA(int i, int j, int k, Real& s, Real& v) {
-        const Real w = (axis == 0 ? 1 / m.x.inv_gap(i) : m.x.width(i)) * (axis == 1 ? 1 / m.y.inv_gap(j) : m.y.width(j)) *
+        const Real w = (axis == 0 ? 1 / m.x.inv_gap(i) : m.x.width(i)) *
+                       (axis == 1 ? 1 / m.y.inv_gap(j) : m.y.width(j)) *
                        (axis == 2 ? 1 / m.z.inv_gap(k) : m.z.width(k));
         s += w * c(i, j, k);
         v += w;

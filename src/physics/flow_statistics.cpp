@@ -241,8 +241,7 @@ StatisticsProfiles FlowStatistics::profiles(MPI_Comm comm) const {
 
   const Quantities q = quantities_of(decomp_.global.dim, scalar_names_);
   const int n_base = static_cast<int>(q.base.size());
-  const double h = decomp_.global.spacing(axis);
-  for (int m = 0; m < n_global; ++m) result.coordinate.push_back(decomp_.global.origin[axis] + (m + 0.5) * h);
+  for (int m = 0; m < n_global; ++m) result.coordinate.push_back(decomp_.global.centre(axis, m));
   result.columns = statistics_columns(decomp_.global.dim, scalar_names_);
   for (const auto& column : result.columns) {
     std::vector<double> values(n_global);

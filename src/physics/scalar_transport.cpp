@@ -1,9 +1,9 @@
 #include "physics/scalar_transport.hpp"
 
 #include "core/error.hpp"
+#include "operators/stretched_stencils.hpp"
 #include "physics/field_expression.hpp"
 #include "physics/scalar_initial.hpp"
-#include "operators/stretched_stencils.hpp"
 #include "physics/scalar_stencil.hpp"
 
 #include <string>

@@ -1,6 +1,7 @@
 #include "physics/wall_units.hpp"
 
 #include "config/names.hpp"
+#include "grid/global_grid.hpp"
 
 #include <cmath>
 
@@ -9,6 +10,16 @@ namespace {
 
 bool is_wall(const config::FaceBoundary& face) {
   return face.type == config::BoundaryType::no_slip || face.type == config::BoundaryType::moving_wall;
+}
+
+// The widths of the cells along `axis` (stretched or uniform).
+std::vector<double> cell_widths(const config::DomainConfig& domain, int axis) {
+  const int n = domain.cells[axis];
+  if (!domain.stretching[axis].stretched()) return std::vector<double>(n, domain.length[axis] / n);
+  const auto faces = grid::stretched_faces(domain, axis);
+  std::vector<double> widths(n);
+  for (int m = 0; m < n; ++m) widths[m] = faces[m + 1] - faces[m];
+  return widths;
 }
 
 }  // namespace
@@ -26,7 +37,6 @@ std::vector<WallNusselt> wall_nusselt(const StatisticsProfiles& profiles, const 
   std::vector<WallNusselt> result;
   const int axis = profiles.axis;
   const std::size_t n = profiles.coordinate.size();
-  const double h = deck.domain.length[axis] / deck.domain.cells[axis];
   for (const auto& scalar : deck.scalars) {
     const auto& low = scalar.boundary[2 * axis];
     const auto& high = scalar.boundary[2 * axis + 1];
@@ -40,11 +50,12 @@ std::vector<WallNusselt> wall_nusselt(const StatisticsProfiles& profiles, const 
     }
     if (mean == nullptr) continue;
     // The slope as the scalar's diffusion has it: the first cell centre against the wall value half a cell away.
-    const double scale = deck.domain.length[axis] / std::abs(low.value - high.value) / (0.5 * h);
-    result.push_back(
-        {scalar.name, std::string(config::face_names[2 * axis]), std::abs((*mean)[0] - low.value) * scale});
-    result.push_back(
-        {scalar.name, std::string(config::face_names[2 * axis + 1]), std::abs((*mean)[n - 1] - high.value) * scale});
+    const std::vector<double> widths = cell_widths(deck.domain, axis);
+    const double scale = deck.domain.length[axis] / std::abs(low.value - high.value);
+    result.push_back({scalar.name, std::string(config::face_names[2 * axis]),
+                      std::abs((*mean)[0] - low.value) * scale / (0.5 * widths.front())});
+    result.push_back({scalar.name, std::string(config::face_names[2 * axis + 1]),
+                      std::abs((*mean)[n - 1] - high.value) * scale / (0.5 * widths.back())});
   }
   return result;
 }
@@ -62,19 +73,19 @@ std::optional<WallUnits> wall_units(const StatisticsProfiles& profiles, const co
   }
   const std::size_t n = profiles.coordinate.size();
   if (mean == nullptr || n < 1) return std::nullopt;
-  const double h = deck.domain.length[axis] / deck.domain.cells[axis];
+  const std::vector<double> widths = cell_widths(deck.domain, axis);
   // The slope at a wall as the momentum equation has it: the first cell centre against the wall value half a cell away
   // (the no-slip ghost mirrors it). So the wall shear balances the driving pressure gradient exactly in a steady
   // flow; a fit through more cell centres would not (2 % off on a laminar channel of 32 cells).
-  const auto slope = [&](double first, double wall) { return (first - wall) / (0.5 * h); };
+  const auto slope = [&](double first, double wall, double width) { return (first - wall) / (0.5 * width); };
   const double low_wall = deck.boundary.face(axis, 0).velocity[units.streamwise];
   const double high_wall = deck.boundary.face(axis, 1).velocity[units.streamwise];
-  const double low = slope((*mean)[0], low_wall);
-  const double high = slope((*mean)[n - 1], high_wall);
+  const double low = slope((*mean)[0], low_wall, widths.front());
+  const double high = slope((*mean)[n - 1], high_wall, widths.back());
   units.wall_shear = deck.physics.viscosity * 0.5 * (std::abs(low) + std::abs(high));
   if (units.wall_shear == 0) return std::nullopt;  // no shear, no wall units (a fluid at rest)
   units.half_height = 0.5 * deck.domain.length[axis];
-  for (double value : *mean) units.bulk_velocity += value / static_cast<double>(n);
+  for (std::size_t m = 0; m < n; ++m) units.bulk_velocity += (*mean)[m] * widths[m] / deck.domain.length[axis];
   units.friction_velocity = std::sqrt(units.wall_shear);
   units.re_tau = deck.physics.viscosity > 0 ? units.friction_velocity * units.half_height / deck.physics.viscosity : 0;
   units.skin_friction =

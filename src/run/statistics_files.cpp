@@ -118,7 +118,7 @@ void write_means(const physics::FlowStatistics& statistics, const grid::Decompos
   io::write_block_file_atomically(folder / name, context.comm(), mode, attributes, datasets);
   io::XdmfStep entry{step, window.end, name, {}};
   for (const auto& mean : means) entry.arrays.push_back({mean.first, 1});
-  const io::XdmfGrid grid{g.cells, g.origin, {g.spacing(0), g.spacing(1), g.spacing(2)}};
+  const io::XdmfGrid grid = io::xdmf_grid_of(g);
   if (context.rank() == 0)
     io::write_text_atomically(folder / numbered("means", step, ".xmf"), io::xdmf_time_series(grid, {entry}));
 }

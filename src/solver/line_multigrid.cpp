@@ -66,7 +66,8 @@ void line_sweep(const LineMultigrid::Level& level, int line, int colour, Real om
   const int offset_p = lv.decomp.offset[axis_p], offset_q = lv.decomp.offset[axis_q];
   const PressureBoundary low = lv.faces[2 * line], high = lv.faces[2 * line + 1];
   const bool periodic = low == PressureBoundary::periodic;
-  const Real low_fold = low == PressureBoundary::neumann ? 1 : -1, high_fold = high == PressureBoundary::neumann ? 1 : -1;
+  const Real low_fold = low == PressureBoundary::neumann ? 1 : -1,
+             high_fold = high == PressureBoundary::neumann ? 1 : -1;
   const bool z_couples = three_d;
   using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<int>>;
   const Policy lines({g, g}, {g + lv.shape.cells[axis_p], g + lv.shape.cells[axis_q]});
@@ -296,8 +297,8 @@ LineMultigrid::LineMultigrid(const config::PoissonConfig& config, const PoissonP
     require(!lines_[a] || problem.decomp.dims[a] == 1, "line multigrid: a stretched axis is split across ranks");
     periodic_lines = periodic_lines || (lines_[a] && global.periodic[a]);
   }
-  PoissonLevel current{problem.decomp, problem.shape, problem.spacing, problem.faces, problem.timers,
-                       problem.exchange_clock};
+  PoissonLevel current{problem.decomp, problem.shape,  problem.spacing,
+                       problem.faces,  problem.timers, problem.exchange_clock};
   for (;;) {
     auto level = std::make_unique<Level>();
     level->level = current;

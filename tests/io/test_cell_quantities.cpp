@@ -30,7 +30,7 @@ void check_linear_field(int dimensions, Int3 cells) {
     return q < 3 ? linear_velocity(q, x, y, z, three_d) : x * y;
   });
   auto out = io::allocate_cell_quantities(shape);
-  io::compute_cell_quantities(state, decomp.global, out);
+  io::compute_cell_quantities(state, decomp, out);
   auto velocity = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out.velocity);
   auto pressure = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out.pressure);
   auto vorticity = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out.vorticity);

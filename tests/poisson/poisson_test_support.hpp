@@ -25,8 +25,8 @@ struct PoissonSetup {
   solver::PoissonProblem problem;
 
   /// `stretched`: the face coordinates of the axes that are not uniform (empty: uniform).
-  PoissonSetup(MPI_Comm comm, int dim, Int3 cells, const PressureFaces& faces, int ghost = 1,
-               Real3 length = {1, 1, 1}, const std::array<std::vector<double>, 3>& stretched = {}) {
+  PoissonSetup(MPI_Comm comm, int dim, Int3 cells, const PressureFaces& faces, int ghost = 1, Real3 length = {1, 1, 1},
+               const std::array<std::vector<double>, 3>& stretched = {}) {
     context = std::make_unique<parallel::Context>(comm);
     reducer = std::make_unique<parallel::Reducer>(*context, parallel::choose_reduction_transport());
     grid::GlobalGrid g;

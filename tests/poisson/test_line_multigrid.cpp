@@ -22,8 +22,8 @@ constexpr PressureBoundary neumann = PressureBoundary::neumann, periodic = Press
                            dirichlet = PressureBoundary::dirichlet;
 
 // The faces of `cells` cells over [0, length] clustered towards both ends with the first cell `first` wide.
-std::vector<double> clustered(int cells, double length, double first, eddy::config::Clustering cluster =
-                                                                          eddy::config::Clustering::both) {
+std::vector<double> clustered(int cells, double length, double first,
+                              eddy::config::Clustering cluster = eddy::config::Clustering::both) {
   eddy::config::DomainConfig domain;
   domain.cells = {cells, cells, cells};
   domain.length = {length, length, length};
@@ -49,8 +49,8 @@ Outcome solve_random(int dim, eddy::Int3 cells, eddy::Real3 length, const eddy::
   auto solver = eddy::solver::make_poisson_solver(config, setup.problem, *setup.context, *setup.reducer);
   EXPECT_EQ(solver->name(), "line_multigrid");
   Field rhs = setup.field_from([&](Real x, Real y, Real z) {
-    const long long index =
-        global.cell_at(0, x) + cells[0] * (global.cell_at(1, y) + static_cast<long long>(cells[1]) * global.cell_at(2, z));
+    const long long index = global.cell_at(0, x) +
+                            cells[0] * (global.cell_at(1, y) + static_cast<long long>(cells[1]) * global.cell_at(2, z));
     std::mt19937_64 generator(index + 11);
     return std::uniform_real_distribution<Real>(-1, 1)(generator);
   });
@@ -105,8 +105,8 @@ TEST(LineMultigrid, CavityStretchedAlongBothAxesKeepsItsRate) {
   Real previous = 0;
   for (const int n : {32, 64}) {
     const auto faces = clustered(n, 1, 0.1 / n);
-    const auto outcome =
-        solve_random(2, {n, n, 1}, {1, 1, 1}, {neumann, neumann, neumann, neumann, periodic, periodic}, {{faces, faces, {}}});
+    const auto outcome = solve_random(2, {n, n, 1}, {1, 1, 1}, {neumann, neumann, neumann, neumann, periodic, periodic},
+                                      {{faces, faces, {}}});
     EXPECT_LE(outcome.mean_factor, 0.3) << n;
     if (previous > 0) {
       EXPECT_LE(outcome.mean_factor, previous + 0.1) << "the rate holds as the grid doubles";
@@ -120,8 +120,9 @@ TEST(LineMultigrid, PeriodicLinesAndADirichletFaceKeepTheirRate) {
   // Lines along a periodic stretched axis (solved with the Sherman-Morrison update) and along one with a Dirichlet end.
   const auto faces_x = clustered(48, 1, 0.002);
   const auto faces_y = clustered(32, 1, 0.003, eddy::config::Clustering::low);
-  const auto outcome = solve_random(2, {48, 32, 1}, {1, 1, 1}, {periodic, periodic, neumann, dirichlet, periodic, periodic},
-                                    {{faces_x, faces_y, {}}});
+  const auto outcome =
+      solve_random(2, {48, 32, 1}, {1, 1, 1}, {periodic, periodic, neumann, dirichlet, periodic, periodic},
+                   {{faces_x, faces_y, {}}});
   EXPECT_LE(outcome.mean_factor, 0.3);
 }
 
