@@ -6,6 +6,8 @@
 #include "operators/divergence_stencil.hpp"
 #include "operators/stretched_stencils.hpp"
 
+#include <type_traits>
+
 namespace eddy::operators {
 namespace {
 
@@ -14,29 +16,28 @@ grid::IndexBox owned_box(const fields::LocalShape& s) {
   return {{g, g, g}, {g + s.cells[0], g + s.cells[1], g + s.cells[2]}};
 }
 
-/// scale * div(u) of one cell, for the cell loops.
+/// scale * div(u) of one cell, for the cell loops, over the widths of a stretched grid's cells where `Stretched`.
+template <bool Stretched>
 struct CellDivergence {
+  using Spacing = std::conditional_t<Stretched, grid::GridMetric, InverseSpacing>;
   Field u, v, w, target;
-  InverseSpacing inv;
+  Spacing spacing;
   bool three_d;
   Real scale;
   CellDivergence(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale_in)
-      : u(state.u), v(state.v), w(state.w), target(out), inv(grid.inv), three_d(grid.three_d), scale(scale_in) {}
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    target(i, j, k) = scale * divergence_at_center(u, v, w, i, j, k, inv, three_d);
+      : u(state.u), v(state.v), w(state.w), target(out), three_d(grid.three_d), scale(scale_in) {
+    if constexpr (Stretched) {
+      spacing = grid.metric;
+    } else {
+      spacing = grid.inv;
+    }
   }
-};
-
-/// scale * div(u) of one cell of a stretched grid.
-struct StretchedCellDivergence {
-  Field u, v, w, target;
-  grid::GridMetric metric;
-  bool three_d;
-  Real scale;
-  StretchedCellDivergence(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale_in)
-      : u(state.u), v(state.v), w(state.w), target(out), metric(grid.metric), three_d(grid.three_d), scale(scale_in) {}
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    target(i, j, k) = scale * stretched_divergence(u, v, w, i, j, k, metric, three_d);
+    if constexpr (Stretched) {
+      target(i, j, k) = scale * stretched_divergence(u, v, w, i, j, k, spacing, three_d);
+    } else {
+      target(i, j, k) = scale * divergence_at_center(u, v, w, i, j, k, spacing, three_d);
+    }
   }
 };
 
@@ -79,29 +80,28 @@ void divergence_columns(const fields::FlowState& state, const Field& out, const 
 
 void compute_divergence(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale) {
   if (grid.stretched) {
-    grid::for_each_owned_cell("flow::divergence_stretched", grid.shape,
-                              StretchedCellDivergence(state, out, grid, scale));
+    grid::for_each_owned_cell("flow::divergence_stretched", grid.shape, CellDivergence<true>(state, out, grid, scale));
     return;
   }
   if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, out})) {
     compute_divergence_by_pairs(state, out, grid, scale);
     return;
   }
-  grid::for_each_owned_cell("flow::divergence", grid.shape, CellDivergence(state, out, grid, scale));
+  grid::for_each_owned_cell("flow::divergence", grid.shape, CellDivergence<false>(state, out, grid, scale));
 }
 
 void compute_divergence_in(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid, Real scale,
                            const grid::IndexBox& box) {
   if (grid.stretched) {
     grid::for_each_box_point("flow::divergence_stretched", box.lo, box.hi,
-                             StretchedCellDivergence(state, out, grid, scale));
+                             CellDivergence<true>(state, out, grid, scale));
     return;
   }
   if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, out})) {
     compute_divergence_by_pairs(state, out, grid, scale, box);
     return;
   }
-  grid::for_each_box_point("flow::divergence", box.lo, box.hi, CellDivergence(state, out, grid, scale));
+  grid::for_each_box_point("flow::divergence", box.lo, box.hi, CellDivergence<false>(state, out, grid, scale));
 }
 
 void compute_divergence_by_pairs(const fields::FlowState& state, const Field& out, const StaggeredGrid& grid,

@@ -5,9 +5,9 @@
 #include "grid/cell_loops.hpp"
 #include "grid/pair_columns.hpp"
 #include "operators/correction_boxes.hpp"
-#include "operators/difference.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace eddy::operators {
 namespace {
@@ -73,60 +73,60 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
       });
 }
 
-// subtract_pressure_gradient on a stretched grid: each difference over the distance between the two centres.
-void subtract_stretched_gradient(const fields::FlowState& state, const Field& phi, Real factor,
-                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
-                                 const parallel::RowEndImages& row_ends) {
+// 1 / the distance between the centres on either side of face n along `axis`: one spacing on a uniform grid, the
+// face's own on a stretched one.
+KOKKOS_INLINE_FUNCTION Real across_face(const InverseSpacing& inv, int axis, int) {
+  return axis == 0 ? inv.x : (axis == 1 ? inv.y : inv.z);
+}
+KOKKOS_INLINE_FUNCTION Real across_face(const grid::GridMetric& m, int axis, int n) {
+  return (axis == 0 ? m.x : (axis == 1 ? m.y : m.z)).inv_gap(n);
+}
+
+// The correction point by point: one kernel for all components over the union of their face boxes, each point
+// reading the pressure once for the two or three differences. Fields are accessed through int offsets
+// (fields/flat_field.hpp).
+template <bool Stretched>
+void correction_by_points(const fields::FlowState& state, const Field& phi, Real factor, const StaggeredGrid& grid,
+                          const CorrectedBoundaries& corrected, const parallel::RowEndImages& row_ends) {
   const fields::WritableFlatField u(state.u), v(state.v), w(state.w);
   const fields::FlatField p(phi);
-  const grid::GridMetric m = grid.metric;
+  std::conditional_t<Stretched, grid::GridMetric, InverseSpacing> spacing;
+  if constexpr (Stretched) {
+    spacing = grid.metric;
+  } else {
+    spacing = grid.inv;
+  }
   const bool three_d = grid.three_d;
   const CorrectionBoxes boxes = correction_boxes(grid, corrected, row_ends);
   const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
   const int east_wrap = boxes.east_wrap, period = boxes.period;
   grid::for_each_box_point(
-      "projection::correct_velocity_stretched", boxes.lo, boxes.hi, KOKKOS_LAMBDA(int i, int j, int k) {
+      Stretched ? "projection::correct_velocity_stretched" : "projection::correct_velocity", boxes.lo, boxes.hi,
+      KOKKOS_LAMBDA(int i, int j, int k) {
         if (box_u.contains(i, j, k)) {
           const int east = i == east_wrap ? i + 1 - period : i + 1;  // across the wrap for the high x ghost face
-          u(i, j, k) -= factor * (p(east, j, k) - p(i, j, k)) * m.x.inv_gap(i);
+          u(i, j, k) -= factor * ((p(east, j, k) - p(i, j, k)) * across_face(spacing, 0, i));
         }
-        if (box_v.contains(i, j, k)) v(i, j, k) -= factor * (p(i, j + 1, k) - p(i, j, k)) * m.y.inv_gap(j);
-        if (three_d && box_w.contains(i, j, k)) w(i, j, k) -= factor * (p(i, j, k + 1) - p(i, j, k)) * m.z.inv_gap(k);
+        if (box_v.contains(i, j, k))
+          v(i, j, k) -= factor * ((p(i, j + 1, k) - p(i, j, k)) * across_face(spacing, 1, j));
+        if (three_d && box_w.contains(i, j, k)) {
+          w(i, j, k) -= factor * ((p(i, j, k + 1) - p(i, j, k)) * across_face(spacing, 2, k));
+        }
       });
 }
 
 }  // namespace
 
-// One kernel for all components over the union of their face boxes: each point reads the pressure once for the
-// two or three differences (one kernel per component reads it once each). Fields are accessed through int offsets
-// (fields/flat_field.hpp).
 void subtract_pressure_gradient(const fields::FlowState& state, const Field& phi, Real factor,
                                 const StaggeredGrid& grid, const CorrectedBoundaries& corrected,
                                 const parallel::RowEndImages& row_ends) {
   if (grid.stretched) {
-    subtract_stretched_gradient(state, phi, factor, grid, corrected, row_ends);
-    return;
-  }
-  if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}) && pairs_take_row_ends(row_ends)) {
+    correction_by_points<true>(state, phi, factor, grid, corrected, row_ends);
+  } else if (grid::use_cell_pairs(grid.shape, {state.u, state.v, state.w, phi}) && pairs_take_row_ends(row_ends)) {
     subtract_pressure_gradient_by_pairs(state, phi, factor, grid, corrected, row_ends);
-    return;
+  } else {
+    correction_by_points<false>(state, phi, factor, grid, corrected, row_ends);
   }
-  const fields::WritableFlatField u(state.u), v(state.v), w(state.w);
-  const fields::FlatField p(phi);
-  const InverseSpacing inv = grid.inv;
-  const bool three_d = grid.three_d;
-  const CorrectionBoxes boxes = correction_boxes(grid, corrected, row_ends);
-  const FaceBox box_u = boxes.u, box_v = boxes.v, box_w = boxes.w;
-  const int east_wrap = boxes.east_wrap, period = boxes.period;
-  grid::for_each_box_point(
-      "projection::correct_velocity", boxes.lo, boxes.hi, KOKKOS_LAMBDA(int i, int j, int k) {
-        if (box_u.contains(i, j, k)) {
-          const int east = i == east_wrap ? i + 1 - period : i + 1;  // across the wrap for the high x ghost face
-          u(i, j, k) -= factor * ((p(east, j, k) - p(i, j, k)) * inv.x);
-        }
-        if (box_v.contains(i, j, k)) v(i, j, k) -= factor * ddy_center_to_face(p, i, j, k, inv.y);
-        if (three_d && box_w.contains(i, j, k)) w(i, j, k) -= factor * ddz_center_to_face(p, i, j, k, inv.z);
-      });
 }
 
 int correction_planes(int pair_planes) { return std::max(pair_planes / 2, 2); }

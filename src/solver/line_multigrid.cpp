@@ -1,8 +1,6 @@
 #include "solver/line_multigrid.hpp"
 
 #include "core/error.hpp"
-#include "core/profile_region.hpp"
-#include "fields/shifted_copy.hpp"
 #include "grid/axis_metric.hpp"
 #include "grid/cell_loops.hpp"
 #include "solver/level_sums.hpp"
@@ -289,7 +287,10 @@ Int3 line_coarsening(const PoissonLevel& fine, const Int3& lines) {
 
 LineMultigrid::LineMultigrid(const config::PoissonConfig& config, const PoissonProblem& problem,
                              parallel::Context& context, const parallel::Reducer& reducer)
-    : config_(config), omega_(config.relaxation), reducer_(&reducer), sums_("line_mg::sums", 3) {
+    : StationarySolver(config, problem, reducer),
+      pre_smooth_(config.pre_smooth),
+      post_smooth_(config.post_smooth),
+      omega_(config.relaxation) {
   const auto& global = problem.decomp.global;
   bool periodic_lines = false;
   for (int a = 0; a < global.dim; ++a) {
@@ -359,12 +360,19 @@ void LineMultigrid::cycle(int l) {
     smooth(l, 2 * std::max({cells[0], cells[1], cells[2]}) + 4);
     return;
   }
-  smooth(l, std::max(line_sweeps, config_.pre_smooth));
+  smooth(l, std::max(line_sweeps, pre_smooth_));
   residual(*levels_[l]);
   restrict_residual(*levels_[l], *levels_[l + 1]);
   cycle(l + 1);
   prolong_add(*levels_[l + 1], *levels_[l]);
-  smooth(l, std::max(line_sweeps, config_.post_smooth));
+  smooth(l, std::max(line_sweeps, post_smooth_));
+}
+
+void LineMultigrid::iterate(Field phi, Field b) {
+  Level& top = *levels_[0];
+  top.x = phi;
+  top.b = b;
+  cycle(0);
 }
 
 void LineMultigrid::measure(Field phi, Field b) {
@@ -375,50 +383,11 @@ void LineMultigrid::measure(Field phi, Field b) {
   reduce_sums(sums_, 3, top.level, *reducer_);
 }
 
-PoissonStats LineMultigrid::solve(Field phi, Field rhs, const SolveRequest& request) {
-  ProfileRegion region("poisson::line_multigrid");
-  Level& top = *levels_[0];
-  const bool singular = top.level.singular();
-  Field b = rhs;
-  if (singular && !request.rhs_mean_free) {
-    top.x = phi;
-    auto sums = volume_sums(top, rhs);
-    sums = reducer_->allreduce(sums, parallel::ReduceOp::sum);
-    if (!shifted_rhs_.is_allocated()) shifted_rhs_ = fields::make_field("line_mg::shifted_rhs", top.level.shape);
-    fields::shifted_copy("line_mg::shifted_rhs", shifted_rhs_, rhs, sums[0] / sums[1]);
-    b = shifted_rhs_;
-  }
-  top.x = phi;
-  top.b = b;
-  if (!request.ghosts_valid) top.ghosts->fill(phi);
-  measure(phi, b);
-  auto sums = read_sums<3>(sums_);
-  PoissonStats stats;
-  stats.initial_residual = stats.final_residual = std::sqrt(sums[0]);
-  stats.rhs_norm = std::sqrt(sums[1]);
-  stats.history.push_back(stats.initial_residual);
-  const Real rtol = request.rtol > 0 ? request.rtol : config_.rtol;
-  const Real tolerance = std::max(rtol * stats.rhs_norm, Real(config_.atol));
-  stats.converged = stats.initial_residual <= tolerance;
-  for (int it = 1; !stats.converged && it <= config_.max_iterations; ++it) {
-    cycle(0);
-    stats.iterations = it;
-    measure(phi, b);
-    sums = read_sums<3>(sums_);
-    stats.final_residual = std::sqrt(sums[0]);
-    stats.history.push_back(stats.final_residual);
-    stats.converged = stats.final_residual <= tolerance;
-  }
-  if (singular && (request.pin_mean || request.measure_mean)) {
-    stats.solution_mean = sums[2] / top.level.global_cells();
-    if (request.pin_mean) {
-      subtract_constant(phi, stats.solution_mean);
-    }
-  }
-  top.ghosts->fill(phi);
-  return stats;
+Real LineMultigrid::rhs_mean(Field rhs) {
+  const auto sums = reducer_->allreduce(volume_sums(*levels_[0], rhs), parallel::ReduceOp::sum);
+  return sums[0] / sums[1];
 }
 
-void LineMultigrid::fill_ghosts(Field phi) { levels_[0]->ghosts->fill(phi); }
+GhostFiller& LineMultigrid::ghosts() { return *levels_[0]->ghosts; }
 
 }  // namespace eddy::solver

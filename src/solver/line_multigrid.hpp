@@ -7,6 +7,7 @@
 // cycle sweeps at least twice before and after its coarse-grid correction, over-relaxed by pressure.relaxation.
 #include "solver/poisson_level.hpp"
 #include "solver/poisson_solver.hpp"
+#include "solver/stationary_solver.hpp"
 
 #include <memory>
 #include <string>
@@ -15,30 +16,31 @@
 namespace eddy::solver {
 
 /// A PoissonSolver of multigrid V-cycles with line relaxation along the stretched axes.
-class LineMultigrid : public PoissonSolver {
+class LineMultigrid : public StationarySolver {
  public:
   LineMultigrid(const config::PoissonConfig& config, const PoissonProblem& problem, parallel::Context& context,
                 const parallel::Reducer& reducer);
   ~LineMultigrid() override;
-  PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override;
-  void fill_ghosts(Field phi) override;
   std::string name() const override { return "line_multigrid"; }
   std::string hierarchy() const override;
 
   struct Level;
 
+ protected:
+  void iterate(Field phi, Field b) override;
+  void measure(Field phi, Field b) override;
+  /// The volume-weighted mean: what the fluxes of a stretched grid's operator sum to zero against.
+  Real rhs_mean(Field rhs) override;
+  GhostFiller& ghosts() override;
+
  private:
   void cycle(int l);
   void smooth(int l, int sweeps);
-  void measure(Field phi, Field b);
 
-  config::PoissonConfig config_;
+  int pre_smooth_, post_smooth_;
   Real omega_;  // the lines' over-relaxation (pressure.relaxation)
-  const parallel::Reducer* reducer_;
   std::vector<std::unique_ptr<Level>> levels_;
   Int3 lines_{0, 0, 0};  // 1 along each axis relaxed by lines
-  Buffer sums_;
-  Field shifted_rhs_;
 };
 
 }  // namespace eddy::solver

@@ -9,6 +9,7 @@
 #include "solver/level_sums.hpp"
 #include "solver/line_multigrid.hpp"
 #include "solver/multigrid.hpp"
+#include "solver/stationary_solver.hpp"
 
 #include <cmath>
 
@@ -17,20 +18,6 @@ namespace {
 
 // Weight of the Jacobi solver: below 1 so the checkerboard mode of the singular (periodic, neumann) problem decays.
 constexpr Real jacobi_solver_weight = 0.9;
-
-PoissonLevel top_level(const PoissonProblem& problem) {
-  return {problem.decomp, problem.shape, problem.spacing, problem.faces, problem.timers, problem.exchange_clock};
-}
-
-StopCriteria stop_criteria(const config::PoissonConfig& config) {
-  return {config.rtol, config.atol, config.max_iterations, std::max(1, config.check_every)};
-}
-
-// The solver's criteria with the request's relative residual where it names one.
-StopCriteria requested(StopCriteria stop, const SolveRequest& request) {
-  if (request.rtol > 0) stop.rtol = request.rtol;
-  return stop;
-}
 
 class CgSolver : public PoissonSolver {
  public:
@@ -55,81 +42,6 @@ class CgSolver : public PoissonSolver {
   StopCriteria stop_;
   ConjugateGradient cg_;
   std::unique_ptr<Multigrid> multigrid_;
-};
-
-// The stationary solvers (multigrid cycles, weighted Jacobi sweeps) share one loop: iterate, and every
-// `check_every` iterations measure the residual on the host.
-class StationarySolver : public PoissonSolver {
- public:
-  StationarySolver(const config::PoissonConfig& config, const PoissonProblem& problem, const parallel::Reducer& reducer)
-      : stop_(stop_criteria(config)),
-        level_(top_level(problem)),
-        reducer_(&reducer),
-        b_(fields::make_field("poisson::b", problem.shape)),
-        sums_("poisson::sums", 3) {}
-
-  PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override {
-    ProfileRegion region("poisson::" + name());
-    const auto& reducer = *reducer_;
-    const bool singular = level_.singular();
-    const Real shift =
-        singular && !request.rhs_mean_free ? global_sum(rhs, level_, reducer) / level_.global_cells() : Real(0);
-    // Without a shift the iterations read the right-hand side in place.
-    const Field b = shift != 0 ? b_ : rhs;
-    if (shift != 0) fields::shifted_copy("poisson::shifted_rhs", b_, rhs, shift);
-    if (!request.ghosts_valid) ghosts().fill(phi);
-    measure(phi, b);
-    auto sums = read_sums<3>(sums_);
-    PoissonStats stats;
-    stats.initial_residual = stats.final_residual = std::sqrt(sums[0]);
-    stats.rhs_norm = std::sqrt(sums[1]);
-    stats.history.push_back(stats.initial_residual);
-    const StopCriteria stop = requested(stop_, request);
-    const Real tolerance = std::max(stop.rtol * stats.rhs_norm, stop.atol);
-    stats.converged = stats.initial_residual <= tolerance;
-    // Every measurement also sums phi: after the last iteration that sum pins the mean of the singular problem.
-    bool phi_summed = true;
-    for (int it = 1; !stats.converged && it <= stop.max_iterations; ++it) {
-      iterate(phi, b);
-      stats.iterations = it;
-      phi_summed = false;
-      if (it % stop.check_every == 0 || it == stop.max_iterations) {
-        measure(phi, b);
-        sums = read_sums<3>(sums_);
-        stats.final_residual = std::sqrt(sums[0]);
-        stats.history.push_back(stats.final_residual);
-        stats.converged = stats.final_residual <= tolerance;
-        phi_summed = true;
-      }
-    }
-    if (singular && (request.pin_mean || request.measure_mean)) {
-      const Real phi_sum = phi_summed ? sums[2] : global_sum(phi, level_, reducer);
-      stats.solution_mean = phi_sum / level_.global_cells();
-      if (request.pin_mean) subtract_constant(phi, stats.solution_mean);
-    }
-    complete_ghosts(phi);
-    return stats;
-  }
-
-  void fill_ghosts(Field phi) override {
-    ghosts().fill(phi);
-    complete_ghosts(phi);
-  }
-
- protected:
-  /// Fills ghosts the iterations leave alone (the z ghosts of a 2D multigrid solve).
-  virtual void complete_ghosts(Field) {}
-  /// One iteration on L(phi) = b; the ghosts of phi are valid before and after.
-  virtual void iterate(Field phi, Field b) = 0;
-  /// sums_ = ResidualSums of (phi, b) over all ranks; the ghosts of phi are valid.
-  virtual void measure(Field phi, Field b) { residual_sums(phi, b, level_, sums_, *reducer_); }
-  virtual GhostFiller& ghosts() = 0;
-
-  StopCriteria stop_;
-  PoissonLevel level_;
-  const parallel::Reducer* reducer_;
-  Field b_;
-  Buffer sums_;
 };
 
 class MultigridSolver : public StationarySolver {

@@ -189,21 +189,24 @@ TEST(ConfigErrors, DriveAndStatistics) {
 
 TEST(ConfigErrors, StretchingNamesWhatIsAllowed) {
   const std::string domain = "domain:\n  cells: [16, 16]\n  stretching:\n";
-  EXPECT_CONTAINS(load_error(domain + "    y: {cluster: middle, factor: 2}\n"), "allowed: both, low, high");
-  EXPECT_CONTAINS(load_error(domain + "    y: {cluster: both}\n"),
-                  "a clustering needs one of factor (the tanh stretching parameter) and first_cell");
-  EXPECT_CONTAINS(load_error(domain + "    y: {cluster: both, first_cell: 0.1}\n"),
-                  "domain.stretching.y.first_cell (deck.yaml, line 4): got 0.1; allowed: a width in (0, 0.0625)");
-  EXPECT_CONTAINS(load_error(domain + "    y: {faces: [0, 0.5, 1]}\n"),
-                  "got 3 coordinates; allowed: domain.cells[1] + 1 = 17 face coordinates");
-  EXPECT_CONTAINS(load_error(domain + "    z: {cluster: low, factor: 1}\n"), "a 2D domain has only x and y");
-  EXPECT_CONTAINS(load_error(domain + "    y: {file: no_such_file.txt}\n"), "cannot read 'no_such_file.txt'");
-  EXPECT_CONTAINS(load_error(domain + "    y: {cluster: both, factor: 2}\nparallel:\n  process_grid: [1, 2]\n"),
-                  "the pressure solver's lines along it stay on one rank");
-  EXPECT_CONTAINS(load_error(domain + "    y: {cluster: both, factor: 2}\npressure:\n  solver: cg\n"),
-                  "pressure.solver (deck.yaml, line 6): got cg; allowed: multigrid on a stretched grid");
-  EXPECT_CONTAINS(load_error(domain + "    x: {cluster: both, factor: 2}\nprobes:\n  - {name: a, at: [0.5, 0.5]}\n"),
-                  "probes (interpolated point series) need a uniform grid");
+  const std::string clustered = domain + "    y: {cluster: both, factor: 2}\n";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {domain + "    y: {cluster: middle, factor: 2}\n", "allowed: both, low, high"},
+      {domain + "    y: {cluster: both}\n",
+       "a clustering needs one of factor (the tanh stretching parameter) and first_cell"},
+      {domain + "    y: {cluster: both, first_cell: 0.1}\n",
+       "domain.stretching.y.first_cell (deck.yaml, line 4): got 0.1; allowed: a width in (0, 0.0625)"},
+      {domain + "    y: {faces: [0, 0.5, 1]}\n",
+       "got 3 coordinates; allowed: domain.cells[1] + 1 = 17 face coordinates"},
+      {domain + "    z: {cluster: low, factor: 1}\n", "a 2D domain has only x and y"},
+      {domain + "    y: {file: no_such_file.txt}\n", "cannot read 'no_such_file.txt'"},
+      {clustered + "parallel:\n  process_grid: [1, 2]\n", "the pressure solver's lines along it stay on one rank"},
+      {clustered + "pressure:\n  solver: cg\n",
+       "pressure.solver (deck.yaml, line 6): got cg; allowed: multigrid on a stretched grid"},
+      {clustered + "probes:\n  - {name: a, at: [0.5, 0.5]}\n",
+       "probes (interpolated point series) need a uniform grid"},
+  };
+  for (const auto& [yaml, expected] : cases) EXPECT_CONTAINS(load_error(yaml), expected);
 }
 
 }  // namespace
