@@ -18,7 +18,8 @@ StopCriteria requested(StopCriteria stop, const SolveRequest& request);
 /// A PoissonSolver that iterates until the residual criteria hold; subclasses give the iteration.
 class StationarySolver : public PoissonSolver {
  public:
-  StationarySolver(const config::PoissonConfig& config, const PoissonProblem& problem, const parallel::Reducer& reducer);
+  StationarySolver(const config::PoissonConfig& config, const PoissonProblem& problem,
+                   const parallel::Reducer& reducer);
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override;
   void fill_ghosts(Field phi) override;
 

@@ -1,8 +1,8 @@
-// Multigrid on stretched grids: with line relaxation along the stretched axes the V-cycle keeps its rate where cells
-// are 30 times longer than wide, independently of the grid size and of the rank count (1, 2 and 4 ranks), with
-// periodic and Dirichlet faces along the lines; and the stretched operator converges at second order to an exact
-// solution. The rates measured (0.11 - 0.16 per cycle for the channel, 0.13 - 0.27 for the cavity) fall short of the
-// tenfold reduction the uniform multigrid reaches; the bounds below hold them there.
+// The pressure solver of stretched grids (flexible CG preconditioned by multigrid with line relaxation along the
+// stretched axes) reduces the residual at least tenfold per iteration where cells are 30 times longer than wide,
+// independently of the grid size and of the rank count (1, 2 and 4 ranks): with V-cycles where one axis is stretched
+// (a channel), with W-cycles where two are (a cavity; periodic and Dirichlet faces along the lines). And the stretched
+// operator converges at second order to an exact solution.
 #include "grid/global_grid.hpp"
 #include "poisson_test_support.hpp"
 
@@ -42,10 +42,12 @@ struct Outcome {
 // A solve to 1e-10 from zero with a random right-hand side (a function of the global cell index only, so every rank
 // count sees the same problem).
 Outcome solve_random(int dim, eddy::Int3 cells, eddy::Real3 length, const eddy::testing::PressureFaces& faces,
-                     const std::array<std::vector<double>, 3>& stretched) {
+                     const std::array<std::vector<double>, 3>& stretched,
+                     eddy::config::CycleType cycle = eddy::config::CycleType::v) {
   PoissonSetup setup(MPI_COMM_WORLD, dim, cells, faces, 1, length, stretched);
   const auto& global = setup.problem.decomp.global;
   auto config = eddy::testing::poisson_config(eddy::config::PoissonSolverType::multigrid, 1e-10, 40);
+  config.cycle = cycle;
   auto solver = eddy::solver::make_poisson_solver(config, setup.problem, *setup.context, *setup.reducer);
   EXPECT_EQ(solver->name(), "line_multigrid");
   Field rhs = setup.field_from([&](Real x, Real y, Real z) {
@@ -65,6 +67,7 @@ Outcome solve_random(int dim, eddy::Int3 cells, eddy::Real3 length, const eddy::
   for (std::size_t i = 2; i < stats.history.size(); ++i) {
     outcome.worst_factor = std::max(outcome.worst_factor, stats.history[i] / stats.history[i - 1]);
   }
+
   double smallest = 1e300, largest = 0;
   for (int a = 0; a < dim; ++a) {
     smallest = std::min(smallest, global.smallest_width(a));
@@ -83,11 +86,12 @@ TEST(LineMultigrid, ChannelCellsThirtyTimesLongerThanWideKeepTheirRate) {
     const auto faces_y = clustered(3 * n / 2, 2, dx / 30);
     const auto outcome = solve_random(3, {2 * n, 3 * n / 2, 2 * n}, length,
                                       {periodic, periodic, neumann, neumann, periodic, periodic}, {{{}, faces_y, {}}});
-    EXPECT_LE(outcome.mean_factor, 0.2) << n;
-    EXPECT_LE(outcome.worst_factor, 0.2) << n;
+    // Measured: 0.041 and 0.046 on average on 1, 2 and 4 ranks, no iteration above 0.086.
+    EXPECT_LE(outcome.mean_factor, 0.1) << n;
+    EXPECT_LE(outcome.worst_factor, 0.1) << n;
     EXPECT_GE(outcome.largest_aspect, 29.0);
     if (previous > 0) {
-      EXPECT_LE(outcome.worst_factor, previous + 0.05) << "the rate holds as the grid doubles";
+      EXPECT_LE(outcome.worst_factor, previous + 0.03) << "the rate holds as the grid doubles";
     }
     previous = outcome.worst_factor;
   }
@@ -106,10 +110,10 @@ TEST(LineMultigrid, CavityStretchedAlongBothAxesKeepsItsRate) {
   for (const int n : {32, 64}) {
     const auto faces = clustered(n, 1, 0.1 / n);
     const auto outcome = solve_random(2, {n, n, 1}, {1, 1, 1}, {neumann, neumann, neumann, neumann, periodic, periodic},
-                                      {{faces, faces, {}}});
-    EXPECT_LE(outcome.mean_factor, 0.3) << n;
+                                      {{faces, faces, {}}}, eddy::config::CycleType::w);
+    EXPECT_LE(outcome.mean_factor, 0.1) << n;  // measured 0.075 and 0.083
     if (previous > 0) {
-      EXPECT_LE(outcome.mean_factor, previous + 0.1) << "the rate holds as the grid doubles";
+      EXPECT_LE(outcome.mean_factor, previous + 0.03) << "the rate holds as the grid doubles";
     }
     previous = outcome.mean_factor;
   }
@@ -122,8 +126,8 @@ TEST(LineMultigrid, PeriodicLinesAndADirichletFaceKeepTheirRate) {
   const auto faces_y = clustered(32, 1, 0.003, eddy::config::Clustering::low);
   const auto outcome =
       solve_random(2, {48, 32, 1}, {1, 1, 1}, {periodic, periodic, neumann, dirichlet, periodic, periodic},
-                   {{faces_x, faces_y, {}}});
-  EXPECT_LE(outcome.mean_factor, 0.3);
+                   {{faces_x, faces_y, {}}}, eddy::config::CycleType::w);
+  EXPECT_LE(outcome.mean_factor, 0.1);  // measured 0.084
 }
 
 // phi = cos(pi x) cos(2 pi y) on the unit square with Neumann walls: the error of the stretched operator's solution
