@@ -291,6 +291,27 @@ std::array<Real, 2> volume_sums(const LineMultigrid::Level& level, Field f) {
 // tenfold reduction per iteration on the test problems (tests/poisson/test_line_multigrid.cpp).
 constexpr int line_sweeps = 2;
 
+// p = z + beta p and r_previous = r over every view point (a free function: nvcc needs device lambdas outside
+// protected members).
+void new_direction(Field p, Field z, Field r, Field r_previous, Real beta, const fields::LocalShape& s) {
+  Kokkos::parallel_for(
+      "line_mg::direction", grid::box({0, 0, 0}, {s.extent(0), s.extent(1), s.extent(2)}),
+      KOKKOS_LAMBDA(int i, int j, int k) {
+        p(i, j, k) = z(i, j, k) + beta * p(i, j, k);
+        r_previous(i, j, k) = r(i, j, k);
+      });
+}
+
+// phi += alpha p and r -= alpha q over every view point.
+void step_along(Field phi, Field r, Field p, Field q, Real alpha, const fields::LocalShape& s) {
+  Kokkos::parallel_for(
+      "line_mg::update", grid::box({0, 0, 0}, {s.extent(0), s.extent(1), s.extent(2)}),
+      KOKKOS_LAMBDA(int i, int j, int k) {
+        phi(i, j, k) += alpha * p(i, j, k);
+        r(i, j, k) -= alpha * q(i, j, k);
+      });
+}
+
 // The coarsening of the next level: lines' axes halve while every block along them is even and at least 4 cells;
 // the other axes as well, the finest of them first, so that their cells stay within twice each other's size.
 Int3 line_coarsening(const PoissonLevel& fine, const Int3& lines) {
@@ -422,22 +443,10 @@ void LineMultigrid::iterate(Field phi, Field b) {
   const Real beta = first_iteration_ ? 0 : (dots[0] - dots[1]) / zr_previous_;
   zr_previous_ = dots[0];
   first_iteration_ = false;
-  const Field p = p_, z = z_, r = r_, r_previous = r_previous_, q = q_;
-  const auto& s = top.level.shape;
-  const auto all = grid::box({0, 0, 0}, {s.extent(0), s.extent(1), s.extent(2)});
-  Kokkos::parallel_for(
-      "line_mg::direction", all, KOKKOS_LAMBDA(int i, int j, int k) {
-        p(i, j, k) = z(i, j, k) + beta * p(i, j, k);
-        r_previous(i, j, k) = r(i, j, k);
-      });
+  new_direction(p_, z_, r_, r_previous_, beta, top.level.shape);
   // The cycle left z's ghosts valid, and p's follow, so phi's stay valid below.
   const Real pq = reducer_->allreduce(std::array<Real, 1>{apply_operator(top, p_, q_)}, parallel::ReduceOp::sum)[0];
-  const Real alpha = dots[0] / pq;
-  Kokkos::parallel_for(
-      "line_mg::update", all, KOKKOS_LAMBDA(int i, int j, int k) {
-        phi(i, j, k) += alpha * p(i, j, k);
-        r(i, j, k) -= alpha * q(i, j, k);
-      });
+  step_along(phi, r_, p_, q_, dots[0] / pq, top.level.shape);
   top.x = phi;
   top.b = b;
 }
