@@ -60,6 +60,13 @@ std::string report(const config::Deck& deck, int ranks) {
     any_periodic = any_periodic || grid.periodic[a];
   }
   out << (any_periodic ? "" : " no axis") << "\n";
+  for (int a = 0; a < dims; ++a) {
+    if (!grid.stretched(a)) continue;
+    out << "stretched "
+        << "xyz"[a] << ": cells " << config::format_real(grid.smallest_width(a)) << " to "
+        << config::format_real(grid.largest_width(a)) << " wide (the pressure solver relaxes lines along "
+        << "xyz"[a] << ")\n";
+  }
 
   const auto first = grid::plan_decomposition(grid, ranks, 0, deck.parallel.process_grid);
   Int3 smallest, largest;

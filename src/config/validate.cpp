@@ -100,6 +100,10 @@ class DeckChecker {
     if (!deck_.bodies.empty()) fail("bodies", "immersed bodies" + why + "; remove the stretching or the bodies");
     if (!deck_.probes.empty()) fail("probes", "probes (interpolated point series)" + why + "; use planes instead");
     if (!deck_.lines.empty()) fail("lines", "line samples" + why + "; use planes instead");
+    if (deck_.statistics.enabled && deck_.statistics.average_over[a]) {
+      fail("statistics.average_over",
+           "the profiles average over homogeneous axes, which" + why + "; average over the uniform axes");
+    }
     for (int f = 0; f < 6; ++f) {
       const auto& face = deck_.boundary.faces[f];
       if (face.type == BoundaryType::inflow || !face.velocity_expressions.empty()) {

@@ -14,6 +14,11 @@ struct AxisMetric {
 /// The three axes' spacings of a block (uniform axes hold their one spacing everywhere).
 struct GridMetric {
   AxisMetric x, y, z;
+
+  /// The spacings along axis a (0, 1, 2).
+  KOKKOS_INLINE_FUNCTION const AxisMetric& along(int a) const { return a == 0 ? x : (a == 1 ? y : z); }
+  /// The volume of cell (i, j, k).
+  KOKKOS_INLINE_FUNCTION Real volume(int i, int j, int k) const { return x.width(i) * y.width(j) * z.width(k); }
 };
 
 /// The spacings of one axis of a block that starts at global cell `offset` and spans `extent` view points, the first

@@ -61,6 +61,12 @@ double GlobalGrid::smallest_width(int axis) const {
   return smallest;
 }
 
+double GlobalGrid::largest_width(int axis) const {
+  double largest = width(axis, 0);
+  for (int n = 1; n < cells[axis] && stretched(axis); ++n) largest = std::max(largest, width(axis, n));
+  return largest;
+}
+
 int GlobalGrid::cell_at(int axis, double x) const {
   if (!stretched(axis)) {
     return std::clamp(static_cast<int>(std::floor((x - origin[axis]) / spacing(axis))), 0, cells[axis] - 1);

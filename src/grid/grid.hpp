@@ -43,6 +43,8 @@ struct GlobalGrid {
   }
   /// The smallest cell width along `axis`.
   double smallest_width(int axis) const;
+  /// The largest cell width along `axis`.
+  double largest_width(int axis) const;
   /// The cell holding coordinate x along `axis` (clamped to the grid).
   int cell_at(int axis, double x) const;
 };

@@ -78,9 +78,7 @@ void correction_columns(const fields::FlowState& state, const Field& phi, Real f
 KOKKOS_INLINE_FUNCTION Real across_face(const InverseSpacing& inv, int axis, int) {
   return axis == 0 ? inv.x : (axis == 1 ? inv.y : inv.z);
 }
-KOKKOS_INLINE_FUNCTION Real across_face(const grid::GridMetric& m, int axis, int n) {
-  return (axis == 0 ? m.x : (axis == 1 ? m.y : m.z)).inv_gap(n);
-}
+KOKKOS_INLINE_FUNCTION Real across_face(const grid::GridMetric& m, int axis, int n) { return m.along(axis).inv_gap(n); }
 
 // The correction point by point: one kernel for all components over the union of their face boxes, each point
 // reading the pressure once for the two or three differences. Fields are accessed through int offsets

@@ -23,6 +23,25 @@ Real local_wall_gradient_sum(const Field& field, const operators::StaggeredGrid&
   const Real orientation = side == 0 ? 1 : -1;  // d/dn_inward = orientation * d/dx_axis
   const Field c = field;
   Real sum = 0;
+  if (grid.stretched) {
+    // The gradient of the parabola through the wall value and the first two centres, d1 and d2 from the wall, each
+    // wall cell weighted by its area over the mean area, so that the caller's mean over the cells is by area.
+    const grid::GridMetric m = grid.metric;
+    const Real mean_area = grid.spacing[0] * grid.spacing[1] * grid.spacing[2] / grid.spacing[axis];
+    Kokkos::parallel_reduce(
+        "physics::wall_gradient_stretched", grid::box(lo, hi),
+        KOKKOS_LAMBDA(int i, int j, int k, Real& local) {
+          const int n = axis == 0 ? i : (axis == 1 ? j : k);
+          const grid::AxisMetric& normal = m.along(axis);
+          const Real d1 = Real(0.5) * normal.width(n), d2 = normal.width(n) + Real(0.5) * normal.width(n + step);
+          const Real c1 = c(i, j, k) - wall_value, c2 = c(i + di, j + dj, k + dk) - wall_value;
+          const Real inward = (c1 * d2 * d2 - c2 * d1 * d1) / (d1 * d2 * (d2 - d1));
+          const Real area = m.volume(i, j, k) / normal.width(n);
+          local += orientation * inward * area / mean_area;
+        },
+        sum);
+    return sum;
+  }
   Kokkos::parallel_reduce(
       "physics::wall_gradient", grid::box(lo, hi),
       KOKKOS_LAMBDA(int i, int j, int k, Real& local) {
@@ -40,11 +59,15 @@ void scalar_diagnostics(const config::ScalarConfig& scalar, const Field& field, 
                         std::vector<NamedValue>& out) {
   const Field c = field;
   Real sum = 0, lowest = 0, highest = 0;
+  // The mean by volume: each cell weighted by its volume over the mean cell volume (1 on a uniform grid).
+  const bool stretched = grid.stretched;
+  const grid::GridMetric m = grid.metric;
+  const Real inv_mean_volume = 1 / (grid.spacing[0] * grid.spacing[1] * grid.spacing[2]);
   Kokkos::parallel_reduce(
       "physics::scalar_range", grid::owned_cells(grid.shape),
       KOKKOS_LAMBDA(int i, int j, int k, Real& s, Real& mn, Real& mx) {
         const Real value = c(i, j, k);
-        s += value;
+        s += stretched ? value * m.volume(i, j, k) * inv_mean_volume : value;
         if (!(value >= mn)) mn = value;
         if (!(value <= mx)) mx = value;
       },

@@ -23,8 +23,6 @@ namespace {
 using Metric = grid::GridMetric;
 using Axis = grid::AxisMetric;
 
-KOKKOS_INLINE_FUNCTION const Axis& axis_of(const Metric& m, int a) { return a == 0 ? m.x : (a == 1 ? m.y : m.z); }
-
 // The view point of position t along axis `line` and positions p, q along the other two axes (in order).
 KOKKOS_INLINE_FUNCTION void line_point(int line, int p, int q, int t, int& i, int& j, int& k) {
   i = line == 0 ? t : p;
@@ -72,7 +70,7 @@ void line_sweep(const LineMultigrid::Level& level, int line, int colour, Real om
   Kokkos::parallel_for(
       "line_mg::line_sweep", lines, KOKKOS_LAMBDA(int p, int q) {
         if (((p - g + offset_p) + (q - g + offset_q)) % 2 != colour) return;
-        const Axis& along = axis_of(m, line);
+        const Axis& along = m.along(line);
         // A periodic line's couplings of its first and last cells, moved into a rank-one update (Sherman-Morrison,
         // with gamma = -diagonal of the first cell): the line is solved for the right-hand side and for u.
         Real corner_low = 0, gamma = 0;
@@ -84,7 +82,7 @@ void line_sweep(const LineMultigrid::Level& level, int line, int colour, Real om
           Real diag = -(a + c), rhs = b(i, j, k), u = 0;
           for (int other = 0; other < 3; ++other) {
             if (other == line || (other == 2 && !z_couples)) continue;
-            const Axis& o = axis_of(m, other);
+            const Axis& o = m.along(other);
             const int s = other == 0 ? i : (other == 1 ? j : k);
             const Real lo = o.inv_gap(s - 1) * o.inv_width(s), hi = o.inv_gap(s) * o.inv_width(s);
             const Real x_lo = other == 0 ? x(i - 1, j, k) : (other == 1 ? x(i, j - 1, k) : x(i, j, k - 1));
@@ -169,7 +167,7 @@ void restrict_residual(const LineMultigrid::Level& fine, const LineMultigrid::Le
         for (int k = k0; k < k0 + fz; ++k) {
           for (int j = j0; j < j0 + fy; ++j) {
             for (int i = i0; i < i0 + fx; ++i) {
-              const Real v = m.x.width(i) * m.y.width(j) * m.z.width(k);
+              const Real v = m.volume(i, j, k);
               sum += v * r(i, j, k);
               volume += v;
             }
@@ -191,8 +189,8 @@ void prolong_add(const LineMultigrid::Level& coarse, const LineMultigrid::Level&
         Real weight[3];
         const int idx[3] = {i, j, k}, factor[3] = {fx, fy, fz};
         for (int a = 0; a < 3; ++a) {
-          const Axis& f = axis_of(mf, a);
-          const Axis& c = axis_of(mc, a);
+          const Axis& f = mf.along(a);
+          const Axis& c = mc.along(a);
           if (factor[a] == 1) {
             own[a] = other[a] = idx[a];
             weight[a] = 0;
@@ -251,7 +249,7 @@ Real apply_operator(const LineMultigrid::Level& level, Field p, Field q) {
       KOKKOS_LAMBDA(int i, int j, int k, Real& sum) {
         const Real value = stretched_laplacian(p, m, i, j, k, three_d);
         q(i, j, k) = value;
-        sum += m.x.width(i) * m.y.width(j) * m.z.width(k) * p(i, j, k) * value;
+        sum += m.volume(i, j, k) * p(i, j, k) * value;
       },
       Kokkos::Sum<Real>(pq));
   return pq;
@@ -264,7 +262,7 @@ std::array<Real, 2> krylov_dots(const LineMultigrid::Level& level, Field z, Fiel
   grid::reduce_over_owned_cells(
       "line_mg::dots", level.level.shape,
       KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
-        const Real vz = m.x.width(i) * m.y.width(j) * m.z.width(k) * z(i, j, k);
+        const Real vz = m.volume(i, j, k) * z(i, j, k);
         s.value[0] += vz * r(i, j, k);
         s.value[1] += vz * r_previous(i, j, k);
       },
@@ -279,7 +277,7 @@ std::array<Real, 2> volume_sums(const LineMultigrid::Level& level, Field f) {
   grid::reduce_over_owned_cells(
       "line_mg::volume_sums", level.level.shape,
       KOKKOS_LAMBDA(int i, int j, int k, Sums<2>& s) {
-        const Real v = m.x.width(i) * m.y.width(j) * m.z.width(k);
+        const Real v = m.volume(i, j, k);
         s.value[0] += v * f(i, j, k);
         s.value[1] += v;
       },

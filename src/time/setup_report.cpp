@@ -12,6 +12,11 @@ void print_startup(const config::Deck& deck, const grid::Decomposition& decomp, 
   std::printf("  grid          %dD, %d x %d x %d cells, spacing %.4g x %.4g x %.4g, periodic %c%c%c\n", g.dim,
               g.cells[0], g.cells[1], g.cells[2], g.spacing(0), g.spacing(1), g.spacing(2), g.periodic[0] ? 'x' : '-',
               g.periodic[1] ? 'y' : '-', g.periodic[2] ? 'z' : '-');
+  for (int a = 0; a < g.dim; ++a) {
+    if (g.stretched(a)) {
+      std::printf("  stretched     %c: cells %.4g to %.4g wide\n", "xyz"[a], g.smallest_width(a), g.largest_width(a));
+    }
+  }
   std::printf("  decomposition %d ranks as %d x %d x %d, rank 0 block %d x %d x %d\n", decomp.size, decomp.dims[0],
               decomp.dims[1], decomp.dims[2], decomp.local_cells[0], decomp.local_cells[1], decomp.local_cells[2]);
   std::printf("  tuning plan   %s\n", setup.tuning_plan.c_str());
