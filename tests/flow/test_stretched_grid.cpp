@@ -127,8 +127,8 @@ TEST(StretchedGrid, LaminarChannelConvergesAtSecondOrder) {
   EXPECT_LT(fine.first, 0.06);
 }
 
-// Conduction between walls at y = 0 (value 1) and y = 1 (value 0), the cells clustered towards the low one, at rest: the
-// discrete steady profile is the linear one on any grid, so the Nusselt numbers of both walls are 1 and the mean by
+// Conduction between walls at y = 0 (value 1) and y = 1 (value 0), the cells clustered towards the low one, at rest:
+// the discrete steady profile is the linear one on any grid, so the Nusselt numbers of both walls are 1 and the mean by
 // volume is 1/2 (the mean over the cells, most of them near the hot wall, is not).
 TEST(StretchedGrid, ConductionAcrossStretchedCellsHasNusseltOne) {
   eddy::config::Deck deck = eddy::testing::periodic_box_deck(2, 16);
