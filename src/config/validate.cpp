@@ -98,8 +98,6 @@ class DeckChecker {
                   to_string(deck_.pressure.solver), "multigrid on a stretched grid (" + path + " is set)");
     const std::string why = " need a uniform grid, and " + path + " stretches axis " + std::string(1, "xyz"[a]);
     if (!deck_.bodies.empty()) fail("bodies", "immersed bodies" + why + "; remove the stretching or the bodies");
-    if (!deck_.probes.empty()) fail("probes", "probes (interpolated point series)" + why + "; use planes instead");
-    if (!deck_.lines.empty()) fail("lines", "line samples" + why + "; use planes instead");
     if (deck_.statistics.enabled && deck_.statistics.average_over[a]) {
       fail("statistics.average_over",
            "the profiles average over homogeneous axes, which" + why + "; average over the uniform axes");

@@ -60,7 +60,7 @@ class Geometry {
     int base[3] = {0, 0, 0};
     Real t[3] = {0, 0, 0};
     for (int a = 0; a < dims(); ++a) {
-      const Real s = (x[a] - deck_.domain.origin[a]) / global_.spacing(a) - nodes.shift[a];
+      const Real s = node_coordinate(a, x[a], nodes);
       if (s <= nodes.low[a]) {
         base[a] = nodes.low[a];
       } else if (s >= nodes.high[a]) {
@@ -78,8 +78,7 @@ class Geometry {
       if (weight == 0) continue;
       GlobalTerm term{{base[0] + d[0], base[1] + d[1], base[2] + d[2]}, weight};
       Real y[3] = {0, 0, 0};
-      for (int a = 0; a < dims(); ++a)
-        y[a] = deck_.domain.origin[a] + (term.node[a] + nodes.shift[a]) * global_.spacing(a);
+      for (int a = 0; a < dims(); ++a) y[a] = node_position(a, term.node[a], nodes);
       fluid = fluid && distance(y) > 0;
       terms.push_back(term);
     }
@@ -87,6 +86,26 @@ class Geometry {
   }
 
  private:
+  // Where node n of axis a lies.
+  Real node_position(int a, int n, const NodeGrid& nodes) const {
+    if (!global_.stretched(a)) return deck_.domain.origin[a] + (n + nodes.shift[a]) * global_.spacing(a);
+    return nodes.shift[a] == 1 ? global_.face(a, n + 1) : global_.centre(a, n);
+  }
+  // Coordinate x of axis a in node units: n + t between nodes n and n + 1 (below low or above high: clamped by the
+  // caller).
+  Real node_coordinate(int a, Real x, const NodeGrid& nodes) const {
+    if (!global_.stretched(a)) return (x - deck_.domain.origin[a]) / global_.spacing(a) - nodes.shift[a];
+    if (x <= node_position(a, nodes.low[a], nodes)) return nodes.low[a];
+    if (x >= node_position(a, nodes.high[a], nodes)) return nodes.high[a];
+    int lo = nodes.low[a], hi = nodes.high[a];  // node lo at or below x, node hi above it
+    while (hi - lo > 1) {
+      const int mid = (lo + hi) / 2;
+      (node_position(a, mid, nodes) <= x ? lo : hi) = mid;
+    }
+    const Real below = node_position(a, lo, nodes);
+    return lo + (x - below) / (node_position(a, lo + 1, nodes) - below);
+  }
+
   const config::Deck& deck_;
   grid::GlobalGrid global_;
   std::vector<BodyGeometry> bodies_;

@@ -203,8 +203,6 @@ TEST(ConfigErrors, StretchingNamesWhatIsAllowed) {
       {clustered + "parallel:\n  process_grid: [1, 2]\n", "the pressure solver's lines along it stay on one rank"},
       {clustered + "pressure:\n  solver: cg\n",
        "pressure.solver (deck.yaml, line 6): got cg; allowed: multigrid on a stretched grid"},
-      {clustered + "probes:\n  - {name: a, at: [0.5, 0.5]}\n",
-       "probes (interpolated point series) need a uniform grid"},
       {clustered + "statistics: {start_time: 0, average_over: [y]}\n",
        "statistics.average_over (deck.yaml, line 5): the profiles average over homogeneous axes, which need a uniform"},
   };

@@ -86,10 +86,16 @@ double sample(const std::vector<eddy::NamedValue>& samples, const std::string& n
   return 0;
 }
 
-void expect_linear_fields_exact(int dims) {
+// With `stretched`, y clusters towards both ends and z (3D) towards its low end: the stencils follow the cells.
+void expect_linear_fields_exact(int dims, bool stretched = false) {
   auto deck = eddy::testing::periodic_box_deck(dims, 16);
   deck.domain.length = {1.0, 0.75, dims == 3 ? 1.25 : 1.0 / 16};
   deck.domain.origin = {-0.2, 0.1, 0.3};
+  if (stretched) {
+    deck.pressure.solver = eddy::config::PoissonSolverType::multigrid;
+    deck.domain.stretching[1] = {eddy::config::Clustering::both, 2.0, 0, {}, ""};
+    if (dims == 3) deck.domain.stretching[2] = {eddy::config::Clustering::low, 1.5, 0, {}, ""};
+  }
   const double points[3][3] = {{0.113, 0.377, 0.91}, {-0.05, 0.6, 1.2}, {0.61, 0.21, 0.52}};
   for (int n = 0; n < 3; ++n) {
     eddy::config::ProbeConfig probe;
@@ -114,6 +120,11 @@ void expect_linear_fields_exact(int dims) {
 TEST(Probes, LinearFieldsAreInterpolatedExactly2D) { expect_linear_fields_exact(2); }
 
 TEST(Probes, LinearFieldsAreInterpolatedExactly3D) { expect_linear_fields_exact(3); }
+
+TEST(Probes, LinearFieldsAreInterpolatedExactlyOnStretchedGrids) {
+  expect_linear_fields_exact(2, true);
+  expect_linear_fields_exact(3, true);
+}
 
 TEST(Probes, OnABodysSurfaceThePressureComesFromTheFluidAndTheVelocityIsZero) {
   auto deck = eddy::testing::periodic_box_deck(2, 64);
