@@ -47,8 +47,9 @@ def field_files(run_dir):
 
 
 def read_fields(path):
-    """One field file as a dict: time, step, dimensions, cells (nx, ny, nz), origin, spacing, x, y, z (cell
-    centres) and every dataset as a numpy array indexed [k, j, i(, component)], by name in arrays and (where the name
+    """One field file as a dict: time, step, dimensions, cells (nx, ny, nz), origin, spacing (the mean on a stretched
+    axis), x, y, z (cell centres), x_faces, y_faces, z_faces (cells + 1 face coordinates), stretched (True where any
+    axis is) and every dataset as a numpy array indexed [k, j, i(, component)], by name in arrays and (where the name
     is none of the keys above) at the top level."""
     h5py = _h5py()
     if not os.path.isfile(path):
@@ -61,11 +62,21 @@ def read_fields(path):
                     raise EddyReadError(f"'{path}' has no attribute '{key}': not an eddy field file")
                 out[key] = f.attrs[key]
             out["cells"] = [int(c) for c in out["cells"]]
+            for a, axis in enumerate("xyz"):
+                key = axis + "_faces"
+                if key in f.attrs:
+                    out[key] = np.asarray(f.attrs[key], dtype=float)
             out["arrays"] = {name: f[name][...] for name in f.keys()}
     except OSError as error:
         raise EddyReadError(f"cannot read '{path}' as HDF5 (truncated or still being written?): {error}") from error
+    out["stretched"] = any(axis + "_faces" in out for axis in "xyz")
     for a, axis in enumerate("xyz"):
-        out[axis] = out["origin"][a] + (np.arange(out["cells"][a]) + 0.5) * out["spacing"][a]
+        key = axis + "_faces"
+        if key not in out:  # a uniform axis
+            out[key] = out["origin"][a] + np.arange(out["cells"][a] + 1) * out["spacing"][a]
+            out[axis] = out["origin"][a] + (np.arange(out["cells"][a]) + 0.5) * out["spacing"][a]
+        else:
+            out[axis] = 0.5 * (out[key][1:] + out[key][:-1])
     for name, data in out["arrays"].items():
         out.setdefault(name, data)
     return out

@@ -17,6 +17,14 @@ LABELS = {"velocity": ("velocity magnitude |u|", "L/T"), "pressure": ("pressure 
           "q_criterion": ("Q-criterion", "1/T^2")}
 
 
+def show(ax, f, data, extent, **style):
+    """A cell-centred layer: an image on a uniform grid, cells at their true positions on a stretched one."""
+    if f["stretched"]:
+        ax.set_aspect("equal")
+        return ax.pcolormesh(f["x_faces"], f["y_faces"], data, shading="flat", **style)
+    return ax.imshow(data, origin="lower", extent=extent, **style)
+
+
 def pick_file(source, step=None):
     """A field file: `source` itself, or the one of `step` (default: the last) in the run folder `source`."""
     if os.path.isfile(source):
@@ -52,13 +60,13 @@ def plot_fields(source, output, step=None, layer=None, arrays=("velocity", "vort
             # Signed: a diverging map centred on zero. The walls' vorticity sheets would wash out the interior, so
             # the scale ends at the 99th percentile of |omega| and the colour bar shows the clipped ends.
             limit = float(np.percentile(np.abs(data), 99)) or 1.0
-            image = ax.imshow(data, origin="lower", extent=extent, cmap="RdBu_r", vmin=-limit, vmax=limit)
+            image = show(ax, f, data, extent, cmap="RdBu_r", vmin=-limit, vmax=limit)
             bar = fig.colorbar(image, ax=ax, shrink=0.85, extend="both")
             label = ("vorticity omega_z", "1/T")
         else:
             if name == "vorticity":
                 label = ("vorticity magnitude |curl u|", "1/T")
-            image = ax.imshow(data, origin="lower", extent=extent, cmap="viridis")
+            image = show(ax, f, data, extent, cmap="viridis")
             bar = fig.colorbar(image, ax=ax, shrink=0.85)
         bar.set_label(f"{label[0]} ({label[1]})" if label[1] else label[0])
         where = f", z layer {k} of {f['cells'][2]} (z = {f['z'][k]:.3g} L)" if three_d else ""

@@ -28,6 +28,24 @@ def is_png(path):
         return f.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
+def check_stretched(run_dir):
+    """The stretched sample read back: its face coordinates, the centres between them, and the analytic temperature
+    2 + x - 3 y (times 1.2 at t = 0.2) at those centres."""
+    sys.path.insert(0, POSTPROCESS)
+    import eddy_read  # noqa: E402
+    import numpy as np  # noqa: E402
+    f = eddy_read.read_fields(dict(eddy_read.field_files(run_dir))[20])
+    faces = f["y_faces"]
+    widths = np.diff(faces)
+    check(f["stretched"] and len(faces) == 13 and abs(faces[0] - 0.5) < 1e-12 and abs(faces[-1] - 2.0) < 1e-12,
+          f"stretched sample: y faces {faces}")
+    check(widths.max() / widths.min() > 2, f"stretched sample: widths {widths} are not stretched")
+    check(np.allclose(f["y"], 0.5 * (faces[1:] + faces[:-1]), rtol=0, atol=1e-14), "stretched sample: y centres")
+    x, y = np.meshgrid(f["x"], f["y"])
+    error = np.abs(f["temperature"][0] - 1.2 * (2 + x - 3 * y)).max()
+    check(error < 1e-12, f"stretched sample: temperature at the cell centres off by {error}")
+
+
 def write_reference(path, offset=0.0):
     """Centreline values of the analytic sample2d field at t = 0.2 (x in [-1, 1], y in [0.5, 2])."""
     s = 1.2
@@ -79,12 +97,13 @@ def scaled_mean_u(text, factor):
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: check_postprocess.py SAMPLE_DIR")
-    sample2d, sample3d = (os.path.join(sys.argv[1], d) for d in ("sample2d", "sample3d"))
+    sample2d, sample3d, stretched = (os.path.join(sys.argv[1], d) for d in ("sample2d", "sample3d", "stretched2d"))
     with tempfile.TemporaryDirectory() as tmp:
         for script in ("eddy_read.py", "plot_history.py", "plot_fields.py", "plot_profiles.py", "report.py"):
             code, out = run(script, "--help")
             check(code == 0 and "usage" in out, f"{script} --help: {out}")
-        for run_dir, tag in ((sample2d, "2d"), (sample3d, "3d")):
+        check_stretched(stretched)
+        for run_dir, tag in ((sample2d, "2d"), (sample3d, "3d"), (stretched, "stretched")):
             for script in ("plot_history.py", "plot_fields.py"):
                 png = os.path.join(tmp, f"{script}_{tag}.png")
                 code, out = run(script, run_dir, "-o", png)

@@ -1,5 +1,6 @@
 // Writes small runs with known analytic fields for the Python, ParaView and postprocess checks (ctest fixture
-// io_sample): EDDY_IO_SAMPLE_DIR/sample2d (collective HDF5 where available) and sample3d (token passing).
+// io_sample): EDDY_IO_SAMPLE_DIR/sample2d (collective HDF5 where available), sample3d (token passing) and stretched2d
+// (sample2d's fields on cells clustered towards y = 0.5).
 // Velocity (s = 1 + t): u = s (1 + 2x + 3y + z/2), v = s (-1 + x/4 - 2y + z), w = s (1/2 - x + 3y/4) (3D; 0 in 2D);
 // pressure p = s x y; scalars temperature = s (2 + x - 3 y + z) and dye = s x^2 (cell centres; ghosts NaN).
 // Steps 0, 10, 20 at t = 0, 0.1, 0.2.
@@ -18,10 +19,11 @@ namespace {
 
 using namespace eddy;
 
-void write_sample(const std::filesystem::path& dir, int dimensions, io::WriteMode mode) {
+void write_sample(const std::filesystem::path& dir, int dimensions, io::WriteMode mode, bool stretched = false) {
   parallel::Context context(MPI_COMM_WORLD);
   auto deck = dimensions == 3 ? io_test::make_deck(3, {8, 6, 4}, {1.0, 1.5, 2.0}, {0.5, -1.0, 0.25})
                               : io_test::make_deck(2, {16, 12, 1}, {2.0, 1.5, 0.125}, {-1.0, 0.5, 0.0});
+  if (stretched) deck.domain.stretching[1] = {config::Clustering::low, 2.0, 0, {}, ""};
   io_test::use_mode(deck, mode);
   deck.output.directory = dir.string();
   deck.scalars = {config::ScalarConfig{}, config::ScalarConfig{}};
@@ -82,6 +84,7 @@ TEST(Sample, Write) {
   if (dir == nullptr) GTEST_SKIP() << "EDDY_IO_SAMPLE_DIR is not set";
   write_sample(std::filesystem::path(dir) / "sample2d", 2, io_test::modes().front());
   write_sample(std::filesystem::path(dir) / "sample3d", 3, io::WriteMode::token_passing);
+  write_sample(std::filesystem::path(dir) / "stretched2d", 2, io::WriteMode::token_passing, true);
 }
 
 }  // namespace
