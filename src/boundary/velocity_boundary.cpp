@@ -149,8 +149,7 @@ void VelocityBoundary::evaluate(const FaceRule& rule, FaceExpressions& face, dou
         x[a] = origin_[a] + (rule.side == 0 ? 0.0 : global.length[a]);
         for (const int t_axis : {b, c}) {
           // Along the component's own axis its faces, elsewhere the cell centres.
-          const double shift = t_axis == comp ? 1.0 : 0.5;
-          x[t_axis] = origin_[t_axis] + (decomp_.offset[t_axis] + idx[t_axis] - g + shift) * global.spacing(t_axis);
+          x[t_axis] = global.position(t_axis, decomp_.offset[t_axis] + idx[t_axis] - g, t_axis == comp);
         }
         host(comp, p, q) = face.components[comp](x[0], x[1], x[2], t);
       }
@@ -195,7 +194,7 @@ void VelocityBoundary::fill(const fields::FlowState& state, bool set_normal, Rea
     require(!rule.from_values || expressions_[r].when.evaluated,
             "velocity boundary: a face given by expressions is applied before set_time evaluated it");
     apply_face(rule, expressions_[r].values, geo, state, components, set_normal, {stage_dt, start_weight, start},
-               1 / decomp_.global.spacing(rule.axis));
+               1 / decomp_.global.width(rule.axis, rule.side == 0 ? 0 : decomp_.global.cells[rule.axis] - 1));
   }
 }
 

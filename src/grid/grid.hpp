@@ -41,6 +41,16 @@ struct GlobalGrid {
     return stretched(axis) ? 0.5 * (face(axis, n) + face(axis, n + 1))
                            : origin[axis] + (n + 0.5) * double(length[axis]) / cells[axis];
   }
+  /// Coordinate along `axis` of the centre (or, with `face`, the high face) of cell n; past the ends (ghost cells)
+  /// the end cells' widths continue.
+  double position(int axis, int n, bool face) const {
+    const int count = cells[axis];
+    if (!stretched(axis)) return origin[axis] + (n + (face ? 1.0 : 0.5)) * double(length[axis]) / count;
+    const double at = n + (face ? 1.0 : 0.5);  // in cells from the low end
+    if (at < 0) return faces[axis][0] + at * width(axis, 0);
+    if (at > count) return faces[axis][count] + (at - count) * width(axis, count - 1);
+    return face ? faces[axis][n + 1] : centre(axis, n);
+  }
   /// The smallest cell width along `axis`.
   double smallest_width(int axis) const;
   /// The largest cell width along `axis`.

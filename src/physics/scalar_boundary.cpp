@@ -51,8 +51,8 @@ void ScalarBoundary::evaluate(const ScalarFaceRule& rule, FaceExpression& face, 
     for (int q = 0; q < static_cast<int>(host.extent(1)); ++q) {
       double x[3];
       x[a] = global.origin[a] + (rule.side == 0 ? 0.0 : global.length[a]);
-      x[b] = global.origin[b] + (decomp_.offset[b] + p - g + 0.5) * global.spacing(b);
-      x[c] = global.origin[c] + (decomp_.offset[c] + q - g + 0.5) * global.spacing(c);
+      x[b] = global.position(b, decomp_.offset[b] + p - g, false);
+      x[c] = global.position(c, decomp_.offset[c] + q - g, false);
       host(p, q) = (*face.expression)(x[0], x[1], x[2], t);
     }
   }

@@ -203,6 +203,8 @@ TEST(ConfigErrors, StretchingNamesWhatIsAllowed) {
       {clustered + "parallel:\n  process_grid: [1, 2]\n", "the pressure solver's lines along it stay on one rank"},
       {clustered + "pressure:\n  solver: cg\n",
        "pressure.solver (deck.yaml, line 6): got cg; allowed: multigrid on a stretched grid"},
+      {clustered + "boundary:\n  x_low: {type: inflow, velocity: [1, 0], profile: parabolic}\n  x_high: outflow\n",
+       "boundary.x_low.profile (deck.yaml, line 6): a parabolic profile across a stretched axis"},
       {clustered + "statistics: {start_time: 0, average_over: [y]}\n",
        "statistics.average_over (deck.yaml, line 5): the profiles average over homogeneous axes, which need a uniform"},
   };

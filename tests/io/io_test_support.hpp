@@ -1,10 +1,10 @@
 #pragma once
 // Shared set-up of the io tests: small decks, a scratch folder per test, and analytic fields written into a state.
-#include "grid/global_grid.hpp"
 #include "config/deck.hpp"
 #include "core/error.hpp"
 #include "fields/field.hpp"
 #include "grid/decomposition.hpp"
+#include "grid/global_grid.hpp"
 #include "io/collective.hpp"
 #include "io/hdf5_file.hpp"
 
@@ -41,17 +41,6 @@ inline grid::GlobalGrid grid_of(const config::Deck& deck) {
   return g;
 }
 
-/// The position along `axis` of view point `n` (ghosts included, ghost width `g`) of a field at faces (`face`) or
-/// centres along it; past the ends, the end cells' widths continue.
-inline Real view_position(const grid::GlobalGrid& grid, int axis, int offset, int n, int g, bool face) {
-  const int cell = offset + n - g, count = grid.cells[axis];
-  if (!grid.stretched(axis)) return grid.origin[axis] + (cell + (face ? 1.0 : 0.5)) * grid.spacing(axis);
-  const double at = cell + (face ? 1.0 : 0.5);  // in cells from the low end
-  if (at < 0) return grid.face(axis, 0) + at * grid.width(axis, 0);
-  if (at > count) return grid.face(axis, count) + (at - count) * grid.width(axis, count - 1);
-  return face ? grid.face(axis, cell + 1) : grid.centre(axis, cell);
-}
-
 /// An empty scratch folder named after the test and the rank count, the same path on every rank.
 inline std::filesystem::path scratch_folder(MPI_Comm comm, const std::string& name) {
   int size = 1;
@@ -79,7 +68,7 @@ void fill_state(fields::FlowState& state, const grid::Decomposition& decomp, Fun
           const int index[3] = {i, j, k};
           Real position[3];
           for (int a = 0; a < 3; ++a) {
-            position[a] = view_position(grid, a, decomp.offset[a], index[a], g, q == a);  // faces: high side
+            position[a] = grid.position(a, decomp.offset[a] + index[a] - g, q == a);  // faces: high side
           }
           host(i, j, k) = value(q, position[0], position[1], position[2]);
         }
@@ -102,7 +91,7 @@ void fill_cells(const Field& field, const grid::Decomposition& decomp, const fie
       for (int i = g; i < g + shape.cells[0]; ++i) {
         const int index[3] = {i, j, k};
         Real centre[3];
-        for (int a = 0; a < 3; ++a) centre[a] = view_position(grid, a, decomp.offset[a], index[a], g, false);
+        for (int a = 0; a < 3; ++a) centre[a] = grid.position(a, decomp.offset[a] + index[a] - g, false);
         host(i, j, k) = value(centre[0], centre[1], centre[2]);
       }
     }
