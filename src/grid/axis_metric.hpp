@@ -11,6 +11,16 @@ struct AxisMetric {
   Kokkos::View<Real*, MemSpace> inv_width, inv_gap, width;
 };
 
+/// Second derivative along an axis of a field at cell centres along it: (f' at face i - f' at face i-1) / width.
+KOKKOS_INLINE_FUNCTION Real second_difference_at_centre(Real low, Real centre, Real high, const AxisMetric& m, int i) {
+  return ((high - centre) * m.inv_gap(i) - (centre - low) * m.inv_gap(i - 1)) * m.inv_width(i);
+}
+
+/// Second derivative along an axis of a field at faces along it: (f' at centre i+1 - f' at centre i) / gap.
+KOKKOS_INLINE_FUNCTION Real second_difference_at_face(Real low, Real centre, Real high, const AxisMetric& m, int i) {
+  return ((high - centre) * m.inv_width(i + 1) - (centre - low) * m.inv_width(i)) * m.inv_gap(i);
+}
+
 /// The three axes' spacings of a block (uniform axes hold their one spacing everywhere).
 struct GridMetric {
   AxisMetric x, y, z;

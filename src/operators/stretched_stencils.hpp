@@ -11,18 +11,6 @@
 
 namespace eddy::operators {
 
-/// Second derivative along one axis of a field at cell centres along it: (f' at face i - f' at face i-1) / width.
-KOKKOS_INLINE_FUNCTION Real second_difference_at_centre(Real low, Real centre, Real high, const grid::AxisMetric& m,
-                                                        int i) {
-  return ((high - centre) * m.inv_gap(i) - (centre - low) * m.inv_gap(i - 1)) * m.inv_width(i);
-}
-
-/// Second derivative along one axis of a field at faces along it: (f' at centre i+1 - f' at centre i) / gap.
-KOKKOS_INLINE_FUNCTION Real second_difference_at_face(Real low, Real centre, Real high, const grid::AxisMetric& m,
-                                                      int i) {
-  return ((high - centre) * m.inv_width(i + 1) - (centre - low) * m.inv_width(i)) * m.inv_gap(i);
-}
-
 /// The mass-flux weighted average across face i of an axis of two values at the centres of cells i and i + 1.
 KOKKOS_INLINE_FUNCTION Real across_face(Real here, Real next, const grid::AxisMetric& m, int i) {
   return Real(0.5) * (m.width(i) * here + m.width(i + 1) * next) * m.inv_gap(i);
@@ -39,13 +27,13 @@ KOKKOS_INLINE_FUNCTION Real stretched_tendency(const F& u, const F& v, const F& 
     const Real hy = Flux::flux(across_face(v(i, j, k), v(i + 1, j, k), m.x, i), u(i, j, k), u(i, j + 1, k));
     const Real ly = Flux::flux(across_face(v(i, j - 1, k), v(i + 1, j - 1, k), m.x, i), u(i, j - 1, k), u(i, j, k));
     adv = (hx - lx) * m.x.inv_gap(i) + (hy - ly) * m.y.inv_width(j);
-    diff = second_difference_at_face(u(i - 1, j, k), u(i, j, k), u(i + 1, j, k), m.x, i) +
-           second_difference_at_centre(u(i, j - 1, k), u(i, j, k), u(i, j + 1, k), m.y, j);
+    diff = grid::second_difference_at_face(u(i - 1, j, k), u(i, j, k), u(i + 1, j, k), m.x, i) +
+           grid::second_difference_at_centre(u(i, j - 1, k), u(i, j, k), u(i, j + 1, k), m.y, j);
     if (three_d) {
       const Real hz = Flux::flux(across_face(w(i, j, k), w(i + 1, j, k), m.x, i), u(i, j, k), u(i, j, k + 1));
       const Real lz = Flux::flux(across_face(w(i, j, k - 1), w(i + 1, j, k - 1), m.x, i), u(i, j, k - 1), u(i, j, k));
       adv += (hz - lz) * m.z.inv_width(k);
-      diff += second_difference_at_centre(u(i, j, k - 1), u(i, j, k), u(i, j, k + 1), m.z, k);
+      diff += grid::second_difference_at_centre(u(i, j, k - 1), u(i, j, k), u(i, j, k + 1), m.z, k);
     }
   } else if constexpr (Axis == 1) {
     const Real hx = Flux::flux(across_face(u(i, j, k), u(i, j + 1, k), m.y, j), v(i, j, k), v(i + 1, j, k));
@@ -53,13 +41,13 @@ KOKKOS_INLINE_FUNCTION Real stretched_tendency(const F& u, const F& v, const F& 
     const Real hy = Flux::flux(Real(0.5) * (v(i, j, k) + v(i, j + 1, k)), v(i, j, k), v(i, j + 1, k));
     const Real ly = Flux::flux(Real(0.5) * (v(i, j - 1, k) + v(i, j, k)), v(i, j - 1, k), v(i, j, k));
     adv = (hx - lx) * m.x.inv_width(i) + (hy - ly) * m.y.inv_gap(j);
-    diff = second_difference_at_centre(v(i - 1, j, k), v(i, j, k), v(i + 1, j, k), m.x, i) +
-           second_difference_at_face(v(i, j - 1, k), v(i, j, k), v(i, j + 1, k), m.y, j);
+    diff = grid::second_difference_at_centre(v(i - 1, j, k), v(i, j, k), v(i + 1, j, k), m.x, i) +
+           grid::second_difference_at_face(v(i, j - 1, k), v(i, j, k), v(i, j + 1, k), m.y, j);
     if (three_d) {
       const Real hz = Flux::flux(across_face(w(i, j, k), w(i, j + 1, k), m.y, j), v(i, j, k), v(i, j, k + 1));
       const Real lz = Flux::flux(across_face(w(i, j, k - 1), w(i, j + 1, k - 1), m.y, j), v(i, j, k - 1), v(i, j, k));
       adv += (hz - lz) * m.z.inv_width(k);
-      diff += second_difference_at_centre(v(i, j, k - 1), v(i, j, k), v(i, j, k + 1), m.z, k);
+      diff += grid::second_difference_at_centre(v(i, j, k - 1), v(i, j, k), v(i, j, k + 1), m.z, k);
     }
   } else {
     const Real hx = Flux::flux(across_face(u(i, j, k), u(i, j, k + 1), m.z, k), w(i, j, k), w(i + 1, j, k));
@@ -69,9 +57,9 @@ KOKKOS_INLINE_FUNCTION Real stretched_tendency(const F& u, const F& v, const F& 
     const Real hz = Flux::flux(Real(0.5) * (w(i, j, k) + w(i, j, k + 1)), w(i, j, k), w(i, j, k + 1));
     const Real lz = Flux::flux(Real(0.5) * (w(i, j, k - 1) + w(i, j, k)), w(i, j, k - 1), w(i, j, k));
     adv = (hx - lx) * m.x.inv_width(i) + (hy - ly) * m.y.inv_width(j) + (hz - lz) * m.z.inv_gap(k);
-    diff = second_difference_at_centre(w(i - 1, j, k), w(i, j, k), w(i + 1, j, k), m.x, i) +
-           second_difference_at_centre(w(i, j - 1, k), w(i, j, k), w(i, j + 1, k), m.y, j) +
-           second_difference_at_face(w(i, j, k - 1), w(i, j, k), w(i, j, k + 1), m.z, k);
+    diff = grid::second_difference_at_centre(w(i - 1, j, k), w(i, j, k), w(i + 1, j, k), m.x, i) +
+           grid::second_difference_at_centre(w(i, j - 1, k), w(i, j, k), w(i, j + 1, k), m.y, j) +
+           grid::second_difference_at_face(w(i, j, k - 1), w(i, j, k), w(i, j, k + 1), m.z, k);
   }
   return nu != 0 ? -adv + nu * diff : -adv;
 }
@@ -94,13 +82,13 @@ KOKKOS_INLINE_FUNCTION Real stretched_scalar_tendency(const F& c, const F& u, co
   const Real hy = Flux::flux(v(i, j, k), c(i, j, k), c(i, j + 1, k));
   const Real ly = Flux::flux(v(i, j - 1, k), c(i, j - 1, k), c(i, j, k));
   Real adv = (hx - lx) * m.x.inv_width(i) + (hy - ly) * m.y.inv_width(j);
-  Real diff = second_difference_at_centre(c(i - 1, j, k), c(i, j, k), c(i + 1, j, k), m.x, i) +
-              second_difference_at_centre(c(i, j - 1, k), c(i, j, k), c(i, j + 1, k), m.y, j);
+  Real diff = grid::second_difference_at_centre(c(i - 1, j, k), c(i, j, k), c(i + 1, j, k), m.x, i) +
+              grid::second_difference_at_centre(c(i, j - 1, k), c(i, j, k), c(i, j + 1, k), m.y, j);
   if (three_d) {
     const Real hz = Flux::flux(w(i, j, k), c(i, j, k), c(i, j, k + 1));
     const Real lz = Flux::flux(w(i, j, k - 1), c(i, j, k - 1), c(i, j, k));
     adv += (hz - lz) * m.z.inv_width(k);
-    diff += second_difference_at_centre(c(i, j, k - 1), c(i, j, k), c(i, j, k + 1), m.z, k);
+    diff += grid::second_difference_at_centre(c(i, j, k - 1), c(i, j, k), c(i, j, k + 1), m.z, k);
   }
   return -adv + kappa * diff;
 }

@@ -7,6 +7,7 @@
 // (V, or W with pressure.cycle w) precondition a flexible CG in the volume-weighted inner product, in which the
 // operator is symmetric: the cycles alone reduce the residual 3 to 10 times an iteration, with CG more than 10 times
 // (tests/poisson/test_line_multigrid.cpp). Lines never cross ranks: a stretched axis is not split.
+#include "solver/line_level.hpp"
 #include "solver/poisson_level.hpp"
 #include "solver/poisson_solver.hpp"
 #include "solver/stationary_solver.hpp"
@@ -27,8 +28,6 @@ class LineMultigrid : public StationarySolver {
   std::string hierarchy() const override;
   PoissonStats solve(Field phi, Field rhs, const SolveRequest& request) override;
 
-  struct Level;
-
  protected:
   void iterate(Field phi, Field b) override;
   void measure(Field phi, Field b) override;
@@ -47,7 +46,7 @@ class LineMultigrid : public StationarySolver {
   Field r_, r_previous_, z_, p_, q_;
   Real zr_previous_ = 0;
   bool first_iteration_ = true;
-  std::vector<std::unique_ptr<Level>> levels_;
+  std::vector<std::unique_ptr<LineLevel>> levels_;
   Int3 lines_{0, 0, 0};  // 1 along each axis relaxed by lines
 };
 
