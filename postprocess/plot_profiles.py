@@ -86,18 +86,28 @@ def plot_profiles(source, reference, reynolds, output, lid_speed=1.0):
     return worst
 
 
+def run_reynolds(run_dir, lid_speed):
+    """U L / nu of the run (L: the x length), rounded to an integer; 100 where its deck.yaml does not say."""
+    facts = read_deck_facts(run_dir)
+    if not facts["viscosity"] or not facts["length"]:
+        return 100.0
+    return float(round(lid_speed * facts["length"][0] / facts["viscosity"]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("source", help="run folder (last output is used) or a fields_NNNNNN.h5 file")
     parser.add_argument("--reference", required=True, help="reference CSV (e.g. ghia1982_re100_re1000.csv)")
-    parser.add_argument("--re", type=float, default=100, help="Reynolds number of the reference points (100)")
+    parser.add_argument("--re", type=float, help="Reynolds number of the reference points (default: the run's "
+                        "U L / nu from its deck.yaml, else 100)")
     parser.add_argument("--lid-speed", type=float, default=1.0, help="lid velocity U used to normalise (1)")
     parser.add_argument("--tolerance", type=float, help="fail (exit 2) when max deviation / U exceeds this")
     parser.add_argument("-o", "--output", help="PNG to write (default profiles.png next to the data)")
     args = parser.parse_args()
     folder = args.source if os.path.isdir(args.source) else os.path.dirname(args.source)
     output = args.output or os.path.join(folder, "profiles.png")
-    worst = plot_profiles(args.source, args.reference, args.re, output, args.lid_speed)
+    reynolds = args.re if args.re is not None else run_reynolds(folder, args.lid_speed)
+    worst = plot_profiles(args.source, args.reference, reynolds, output, args.lid_speed)
     print(f"{output}\nmax deviation from the reference: {worst:.4g} U")
     if args.tolerance is not None and worst > args.tolerance:
         print(f"error: deviation {worst:.4g} exceeds the tolerance {args.tolerance:g}", file=sys.stderr)
