@@ -4,6 +4,7 @@
 #include "check_command.hpp"
 #include "command_line.hpp"
 #include "deck_loading.hpp"
+#include "io/run_directory.hpp"
 #include "parallel/context.hpp"
 #include "run/run_case.hpp"
 #include "time/simulation.hpp"
@@ -24,6 +25,7 @@ int run_case(const app::CommandLine& line) {
   if (line.command == app::Command::bench) return bench::run(line.bench_args, ctx);
   const auto deck = app::load_deck_on_all_ranks(line, ctx.comm());  // bad input: nothing is written
   if (!deck) return run::exit_bad_input;
+  io::refuse_unusable_run_directory(deck->output, ctx, !line.restart.empty());  // before the startup block
   time::Simulation sim(*deck, ctx, time::RunOptions{line.restart, false, line.kernel_times});
   return run::run_case(sim);
 }

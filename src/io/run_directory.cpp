@@ -55,12 +55,24 @@ void remove_stale_temporaries(const std::filesystem::path& directory) {
   }
 }
 
-/// prepare_run_directory's work, on rank 0.
-void prepare_on_rank0(const config::OutputConfig& output, bool restarting, const std::string& deck_text) {
+/// Throws when a run cannot use `output.directory` as it stands: a file in its place, or earlier results that a fresh
+/// run without output.overwrite would replace.
+void refuse_on_rank0(const config::OutputConfig& output, bool restarting) {
   const std::filesystem::path directory(output.directory);
   if (std::filesystem::exists(directory) && !std::filesystem::is_directory(directory)) {
     throw Error("output.directory: '" + output.directory + "' exists and is not a folder");
   }
+  if (!restarting && !output.overwrite && holds_results(directory)) {
+    throw Error("output.directory: '" + output.directory +
+                "' already holds results of an earlier run; pass --set output.overwrite=true, choose another "
+                "directory, or --restart latest");
+  }
+}
+
+/// prepare_run_directory's work, on rank 0.
+void prepare_on_rank0(const config::OutputConfig& output, bool restarting, const std::string& deck_text) {
+  refuse_on_rank0(output, restarting);
+  const std::filesystem::path directory(output.directory);
   const std::filesystem::path deck_file = directory / "deck.yaml";
   if (restarting) {
     std::filesystem::create_directories(directory);
@@ -79,11 +91,6 @@ void prepare_on_rank0(const config::OutputConfig& output, bool restarting, const
       }
     }
   } else if (holds_results(directory)) {
-    if (!output.overwrite) {
-      throw Error("output.directory: '" + output.directory +
-                  "' already holds results of an earlier run; pass --set output.overwrite=true, choose another "
-                  "directory, or --restart latest");
-    }
     std::string absolute = std::filesystem::weakly_canonical(directory).lexically_normal().string();
     if (absolute.size() > 1 && absolute.ends_with('/')) absolute.pop_back();
     const std::string here = std::filesystem::current_path().string();
@@ -101,6 +108,10 @@ void prepare_on_rank0(const config::OutputConfig& output, bool restarting, const
 }
 
 }  // namespace
+
+void refuse_unusable_run_directory(const config::OutputConfig& output, parallel::Context& context, bool restarting) {
+  run_on_rank0(context.comm(), [&] { refuse_on_rank0(output, restarting); });
+}
 
 std::filesystem::path prepare_run_directory(const config::OutputConfig& output, parallel::Context& context,
                                             bool restarting, const std::string& deck_text) {

@@ -112,6 +112,7 @@ def check_outputs(work):
     show(again)
     check(again.returncode != 0, "a second run into the same folder was not refused")
     check("already holds results of an earlier run" in terminal(again), "refusal message")
+    check("tuning plan" not in terminal(again), "a refused run printed its startup block before the refusal")
     check(digest(run) == before, "the refused run changed the earlier results")
     host = work / "cavity-host-timed"
     timed = eddy(SMALL + ["--set", f"output.directory={host}", "--set", "time.max_steps=3", "--set",
