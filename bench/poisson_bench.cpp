@@ -60,7 +60,7 @@ int run_poisson_bench(const std::vector<std::string>& args, parallel::Context& c
   solver::PoissonProblem problem;
   problem.decomp = grid::decompose(global, context.comm());
   problem.shape = fields::local_shape(problem.decomp, 1, options.pair_planes());
-  problem.spacing = {1.0 / n, 1.0 / n, 1.0 / nz};
+  problem.spacing = {Real(1.0 / n), Real(1.0 / n), Real(1.0 / nz)};
   problem.faces.fill(solver::PressureBoundary::neumann);
   if (dim == 2) problem.faces[4] = problem.faces[5] = solver::PressureBoundary::periodic;
   const solver::PoissonLevel level{problem.decomp, problem.shape, problem.spacing, problem.faces};

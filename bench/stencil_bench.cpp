@@ -132,7 +132,7 @@ int run_stencil_bench(const std::vector<std::string>& args, parallel::Context& c
   solver::PoissonLevel level;
   level.decomp = grid::decompose(periodic_unit_cube(n), context.comm());
   level.shape = fields::local_shape(level.decomp, 1, options.pair_planes());
-  level.spacing = {1.0 / n, 1.0 / n, 1.0 / n};
+  level.spacing = {Real(1.0 / n), Real(1.0 / n), Real(1.0 / n)};
   level.faces.fill(solver::PressureBoundary::periodic);
   const long long cells = level.decomp.local_cell_count();
 

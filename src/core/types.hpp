@@ -6,7 +6,14 @@
 
 namespace eddy {
 
+/// The type of every field and kernel: set at build time (CMake EDDY_PRECISION).
+#ifdef EDDY_SINGLE_PRECISION
+using Real = float;
+inline constexpr const char* precision_name = "single";
+#else
 using Real = double;
+inline constexpr const char* precision_name = "double";
+#endif
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 

@@ -7,12 +7,20 @@
 
 namespace eddy::device {
 
-/// Starts copying the value (eight bytes) at `from` (global memory) to `to` (team scratch).
-KOKKOS_INLINE_FUNCTION void copy_to_scratch(double* to, const double* from) {
+/// Starts copying the value (four or eight bytes) at `from` (global memory) to `to` (team scratch).
+template <class Value>
+KOKKOS_INLINE_FUNCTION void copy_to_scratch(Value* to, const Value* from) {
+  static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "cp.async copies 4, 8 or 16 bytes");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to))),
-               "l"(from)
-               : "memory");
+  if constexpr (sizeof(Value) == 8) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to))),
+                 "l"(from)
+                 : "memory");
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to))),
+                 "l"(from)
+                 : "memory");
+  }
 #else
   *to = *from;
 #endif

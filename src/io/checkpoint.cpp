@@ -158,7 +158,7 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
   const std::size_t block = static_cast<std::size_t>(decomp_.local_cell_count());
   std::vector<BlockDataset> datasets;
   for (int f = 0; f < count_fields; ++f) {
-    const double* data = host.data() + static_cast<std::size_t>(f) * block;
+    const Real* data = host.data() + static_cast<std::size_t>(f) * block;
     datasets.push_back({stored[f].name, dims, offset, count, data, {{"checksum", checksums[f]}}});
   }
   const auto& d = deck_.domain;
@@ -168,6 +168,7 @@ std::filesystem::path Checkpointer::write(const fields::FlowState& state, double
       {"dt", dt},
       {"deck", deck_text_},
       {"eddy_version", std::string(EDDY_VERSION)},
+      {"precision", std::string(precision_name)},
       {"dimensions", static_cast<long long>(d.dimensions)},
       {"cells", std::vector<long long>{d.cells[0], d.cells[1], d.cells[2]}},
       {"length", std::vector<double>{d.length[0], d.length[1], d.length[2]}},
@@ -238,6 +239,13 @@ std::filesystem::path Checkpointer::resolve(const std::string& path_or_latest) c
 }
 
 void Checkpointer::check_compatible(const H5Reader& file, const std::filesystem::path& path) const {
+  // Checkpoints from before the precision was stored are double.
+  const std::string precision = file.has_attribute("precision") ? file.read_string("precision") : "double";
+  if (precision != precision_name) {
+    throw Error("checkpoint '" + path.string() + "' holds " + precision + "-precision fields; this eddy is built in " +
+                precision_name + " precision (EDDY_PRECISION=" + precision_name +
+                "); restart it with a build of EDDY_PRECISION=" + precision + ", or start afresh");
+  }
   const auto& d = deck_.domain;
   const auto cells = file.read_integers("cells");
   const auto length = file.read_doubles("length");
@@ -349,7 +357,7 @@ CheckpointMeta Checkpointer::load(const std::string& path_or_latest, fields::Flo
       if (dims != layout.global_dims) {
         throw Error("checkpoint '" + meta.path.string() + "': dataset /" + name + " has the wrong shape");
       }
-      double* data = host.data() + static_cast<std::size_t>(f) * block;
+      Real* data = host.data() + static_cast<std::size_t>(f) * block;
       file.read_block(name, offset, count, data);
       checksums[f] = file.read_uint64("checksum", name);
     }

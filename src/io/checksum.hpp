@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace eddy::io {
 
@@ -25,7 +26,9 @@ KOKKOS_INLINE_FUNCTION std::uint64_t splitmix64_finaliser(std::uint64_t x) {
 
 /// The hash of one element: its value's bit pattern mixed with its global linear index (C order, x fastest).
 KOKKOS_INLINE_FUNCTION std::uint64_t element_hash(std::uint64_t global_index, Real value) {
-  return splitmix64_finaliser(Kokkos::bit_cast<std::uint64_t>(value) ^ splitmix64_finaliser(global_index));
+  using Bits = std::conditional_t<sizeof(Real) == sizeof(std::uint32_t), std::uint32_t, std::uint64_t>;
+  const std::uint64_t bits = Kokkos::bit_cast<Bits>(value);
+  return splitmix64_finaliser(bits ^ splitmix64_finaliser(global_index));
 }
 
 /// This rank's share of the checksum of array `f` of `blocks`, the block `layout` places in the global array.

@@ -150,7 +150,7 @@ std::filesystem::path FieldWriter::write(const fields::FlowState& state, const s
   std::vector<BlockDataset> datasets;
   const bool three_d = decomp_.global.dim == 3;
   for (const auto& array : arrays_) {
-    BlockDataset d{array.name, dims, offset, count, nullptr, dataset_attributes(array.name, three_d)};
+    BlockDataset d{array.name, dims, offset, count, {}, dataset_attributes(array.name, three_d)};
     if (array.name == "velocity") {
       d.global_dims.push_back(3);
       d.offset.push_back(0);

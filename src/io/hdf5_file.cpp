@@ -80,6 +80,11 @@ void write_attributes(hid_t object, const Attributes& attributes) {
   for (const auto& [name, value] : attributes) write_attribute(object, name, value);
 }
 
+/// The HDF5 type of the values `dataset` holds (and stores).
+hid_t memory_type(const BlockDataset& dataset) {
+  return dataset.data.index() == 0 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+}
+
 /// Writes this rank's block of `dataset` (already created in the file) with the transfer properties `transfer`.
 void write_block(hid_t file, const BlockDataset& dataset, hid_t transfer) {
   Handle data(H5Dopen2(file, dataset.name.c_str(), H5P_DEFAULT), H5Dclose, "opening dataset " + dataset.name);
@@ -88,7 +93,8 @@ void write_block(hid_t file, const BlockDataset& dataset, hid_t transfer) {
   check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, dataset.offset.data(), nullptr, dataset.count.data(), nullptr),
         "selecting the block of " + dataset.name);
   Handle memory_space(H5Screate_simple(rank, dataset.count.data(), nullptr), H5Sclose, "memory dataspace");
-  check(H5Dwrite(data, H5T_NATIVE_DOUBLE, memory_space, file_space, transfer, dataset.data),
+  const void* values = std::visit([](const auto* p) { return static_cast<const void*>(p); }, dataset.data);
+  check(H5Dwrite(data, memory_type(dataset), memory_space, file_space, transfer, values),
         "writing dataset " + dataset.name);
 }
 
@@ -97,8 +103,9 @@ void create_datasets(hid_t file, const std::vector<BlockDataset>& datasets) {
   for (const auto& dataset : datasets) {
     Handle space(H5Screate_simple(static_cast<int>(dataset.global_dims.size()), dataset.global_dims.data(), nullptr),
                  H5Sclose, "dataspace of " + dataset.name);
-    Handle data(H5Dcreate2(file, dataset.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                H5Dclose, "creating dataset " + dataset.name);
+    Handle data(
+        H5Dcreate2(file, dataset.name.c_str(), memory_type(dataset), space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        H5Dclose, "creating dataset " + dataset.name);
     write_attributes(data, dataset.attributes);
   }
 }
@@ -158,7 +165,7 @@ double data_bytes(const std::vector<BlockDataset>& datasets) {
   for (const auto& dataset : datasets) {
     double values = 1;
     for (const hsize_t n : dataset.global_dims) values *= static_cast<double>(n);
-    bytes += values * sizeof(double);
+    bytes += values * dataset.value_bytes();
   }
   return bytes;
 }
@@ -371,6 +378,23 @@ std::vector<hsize_t> H5Reader::dims(const std::string& name) const {
 
 void H5Reader::read_block(const std::string& name, const std::vector<hsize_t>& offset,
                           const std::vector<hsize_t>& count, double* out) const {
+  read_values(name, offset, count, H5T_NATIVE_DOUBLE, out);
+}
+
+void H5Reader::read_block(const std::string& name, const std::vector<hsize_t>& offset,
+                          const std::vector<hsize_t>& count, float* out) const {
+  read_values(name, offset, count, H5T_NATIVE_FLOAT, out);
+}
+
+bool H5Reader::holds_floats(const std::string& name) const {
+  if (!has_dataset(name)) throw Error("'" + path_.string() + "' has no dataset '" + name + "'");
+  Handle data(H5Dopen2(file_, name.c_str(), H5P_DEFAULT), H5Dclose, "opening dataset " + name);
+  Handle type(H5Dget_type(data), H5Tclose, "type of " + name);
+  return H5Tget_class(type) == H5T_FLOAT && H5Tget_size(type) == sizeof(float);
+}
+
+void H5Reader::read_values(const std::string& name, const std::vector<hsize_t>& offset,
+                           const std::vector<hsize_t>& count, hid_t memory_type, void* out) const {
   if (!has_dataset(name)) throw Error("'" + path_.string() + "' has no dataset '" + name + "'");
   Handle data(H5Dopen2(file_, name.c_str(), H5P_DEFAULT), H5Dclose, "opening dataset " + name);
   Handle file_space(H5Dget_space(data), H5Sclose, "dataspace of " + name);
@@ -378,7 +402,7 @@ void H5Reader::read_block(const std::string& name, const std::vector<hsize_t>& o
         "selecting a block of " + name);
   Handle memory_space(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose,
                       "memory dataspace");
-  if (H5Dread(data, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, out) < 0) {
+  if (H5Dread(data, memory_type, memory_space, file_space, H5P_DEFAULT, out) < 0) {
     throw Error("reading dataset '" + name + "' of '" + path_.string() + "' failed (truncated or corrupted file?)");
   }
 }

@@ -37,8 +37,12 @@ struct BlockDataset {
   std::vector<hsize_t> global_dims;
   std::vector<hsize_t> offset;
   std::vector<hsize_t> count;
-  const double* data = nullptr;  ///< count[0] * ... * count[n-1] values, C order
-  Attributes attributes;         ///< identical on every rank
+  /// count[0] * ... * count[n-1] values, C order; stored in the file as the type given.
+  std::variant<const double*, const float*> data = static_cast<const double*>(nullptr);
+  Attributes attributes;  ///< identical on every rank
+
+  /// Bytes per stored value.
+  std::size_t value_bytes() const { return data.index() == 0 ? sizeof(double) : sizeof(float); }
 };
 
 /// Creates (or truncates) `path` and writes every dataset and attribute; returns on every rank once the file is
@@ -79,9 +83,16 @@ class H5Reader {
   /// Reads the block [offset, offset + count) of dataset `name` into `out` (C order).
   void read_block(const std::string& name, const std::vector<hsize_t>& offset, const std::vector<hsize_t>& count,
                   double* out) const;
+  /// The same into floats (HDF5 converts a double dataset).
+  void read_block(const std::string& name, const std::vector<hsize_t>& offset, const std::vector<hsize_t>& count,
+                  float* out) const;
+  /// True when dataset `name` holds 4-byte floats (a single-precision build wrote it).
+  bool holds_floats(const std::string& name) const;
 
  private:
   hid_t open_attribute(const std::string& name, const std::string& object) const;
+  void read_values(const std::string& name, const std::vector<hsize_t>& offset, const std::vector<hsize_t>& count,
+                   hid_t memory_type, void* out) const;
   std::filesystem::path path_;
   hid_t file_ = -1;
 };

@@ -18,7 +18,7 @@ namespace eddy::io {
 /// True when `directory` holds results of an earlier run.
 bool holds_results(const std::filesystem::path& directory);
 
-/// Throws on every rank when a run cannot use output.directory (see above), before the run prints or allocates anything.
+/// Throws on every rank when a run cannot use output.directory (see above), before it prints or allocates anything.
 void refuse_unusable_run_directory(const config::OutputConfig& output, parallel::Context& context, bool restarting);
 
 /// Creates (or reuses, see above) output.directory and writes `deck_text` to deck.yaml in it; collective.

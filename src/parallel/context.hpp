@@ -25,6 +25,9 @@ Kokkos::InitializationSettings kokkos_settings_for_rank(MPI_Comm comm);
 /// Throws eddy::Error naming the rank and the call when an MPI call fails.
 void check_mpi(int code, const char* call);
 
+/// MPI's datatype of Real (the build's precision).
+inline MPI_Datatype mpi_real() { return sizeof(Real) == sizeof(float) ? MPI_FLOAT : MPI_DOUBLE; }
+
 /// The communicators of a run. NCCL (GPU builds only) is created on first use, bootstrapped through MPI.
 class Context {
  public:

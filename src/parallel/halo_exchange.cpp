@@ -445,13 +445,13 @@ void HaloExchange::transfer_begin_mpi() {
   for (int s = 0; s < remote_count_; ++s) {
     const auto& seg = segments_[s];
     const int tag = 26 - direction_index(seg.direction);
-    check_mpi(MPI_Irecv(recv_host_.data() + offset_[s], static_cast<int>(seg.points() * fields), MPI_DOUBLE, seg.peer,
+    check_mpi(MPI_Irecv(recv_host_.data() + offset_[s], static_cast<int>(seg.points() * fields), mpi_real(), seg.peer,
                         tag, comm_, &requests_[s]),
               "MPI_Irecv(halo)");
   }
   for (int s = 0; s < remote_count_; ++s) {
     const auto& seg = segments_[s];
-    check_mpi(MPI_Isend(send_host_.data() + offset_[s], static_cast<int>(seg.points() * fields), MPI_DOUBLE, seg.peer,
+    check_mpi(MPI_Isend(send_host_.data() + offset_[s], static_cast<int>(seg.points() * fields), mpi_real(), seg.peer,
                         direction_index(seg.direction), comm_, &requests_[remote_count_ + s]),
               "MPI_Isend(halo)");
   }
@@ -473,12 +473,12 @@ void HaloExchange::transfer_begin_nccl() {
   // decreasing direction index and both ends agree however many messages one pair of ranks exchanges.
   check_nccl(ncclGroupStart(), "ncclGroupStart(halo)");
   for (int s = 0; s < remote_count_; ++s) {
-    check_nccl(ncclSend(send_.data() + offset_[s], segments_[s].points() * fields, ncclDouble, segments_[s].peer, comm,
+    check_nccl(ncclSend(send_.data() + offset_[s], segments_[s].points() * fields, nccl_real, segments_[s].peer, comm,
                         queue_->stream),
                "ncclSend(halo)");
   }
   for (int s = remote_count_ - 1; s >= 0; --s) {
-    check_nccl(ncclRecv(recv_.data() + offset_[s], segments_[s].points() * fields, ncclDouble, segments_[s].peer, comm,
+    check_nccl(ncclRecv(recv_.data() + offset_[s], segments_[s].points() * fields, nccl_real, segments_[s].peer, comm,
                         queue_->stream),
                "ncclRecv(halo)");
   }

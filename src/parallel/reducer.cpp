@@ -45,7 +45,7 @@ void Reducer::allreduce(Buffer values, ReduceOp op) const {
 #ifdef EDDY_HAVE_NCCL
   if (use_nccl_) {
     const auto stream = ExecSpace().cuda_stream();
-    check_nccl(ncclAllReduce(values.data(), values.data(), count, ncclDouble, nccl_op(op),
+    check_nccl(ncclAllReduce(values.data(), values.data(), count, nccl_real, nccl_op(op),
                              static_cast<ncclComm_t>(context_->nccl_comm()), stream),
                "ncclAllReduce");
     return;
@@ -56,7 +56,7 @@ void Reducer::allreduce(Buffer values, ReduceOp op) const {
   // implicit fence), so fence explicitly before MPI reads them.
   ExecSpace().fence("reducer::before_mpi");
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, host.data(), count, MPI_DOUBLE, mpi_op(op), context_->comm()), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, host.data(), count, mpi_real(), mpi_op(op), context_->comm()), "MPI_Allreduce");
   Kokkos::deep_copy(values, host);
 }
 
@@ -66,7 +66,7 @@ void Reducer::allgather(Buffer send, Buffer gathered) const {
           "allgather: the gathered buffer does not hold every rank's values");
 #ifdef EDDY_HAVE_NCCL
   if (use_nccl_) {
-    check_nccl(ncclAllGather(send.data(), gathered.data(), count, ncclDouble,
+    check_nccl(ncclAllGather(send.data(), gathered.data(), count, nccl_real,
                              static_cast<ncclComm_t>(context_->nccl_comm()), ExecSpace().cuda_stream()),
                "ncclAllGather");
     return;
@@ -77,14 +77,14 @@ void Reducer::allgather(Buffer send, Buffer gathered) const {
   auto host_send = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), send);
   auto host_gathered = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, gathered);
   check_mpi(
-      MPI_Allgather(host_send.data(), count, MPI_DOUBLE, host_gathered.data(), count, MPI_DOUBLE, context_->comm()),
+      MPI_Allgather(host_send.data(), count, mpi_real(), host_gathered.data(), count, mpi_real(), context_->comm()),
       "MPI_Allgather");
   Kokkos::deep_copy(gathered, host_gathered);
 }
 
 void Reducer::allreduce_host(Real* values, int count, ReduceOp op) const {
   if (context_->size() == 1) return;
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, mpi_op(op), context_->comm()), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, mpi_real(), mpi_op(op), context_->comm()), "MPI_Allreduce");
 }
 
 }  // namespace eddy::parallel

@@ -174,7 +174,7 @@ Probes::Probes(const config::Deck& deck, const std::vector<config::ProbeConfig>&
   const int fields = 4 + static_cast<int>(scalar_names.size());
   std::vector<std::vector<ProbeTerm>> owned(fields);
   for (const auto& probe : points) {
-    const Real x[3] = {probe.at[0], probe.at[1], dims == 3 ? probe.at[2] : 0};
+    const Real x[3] = {Real(probe.at[0]), Real(probe.at[1]), dims == 3 ? Real(probe.at[2]) : Real(0)};
     for (int f = 0; f < fields; ++f) {
       if (f < 3 && f >= dims) continue;
       const int value = static_cast<int>(names_.size());

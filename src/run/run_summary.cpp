@@ -112,6 +112,7 @@ RunSummary summarise_run(const RunMeasurements& local, const grid::Decomposition
     phase_share.set(name, share(mean[p]));
   }
   summary.json.set("case", local.case_name)
+      .set("precision", std::string(precision_name))
       .set("ranks", ranks)
       .set("cells", cells)
       .set("local_cells_max", static_cast<long long>(maxima[phases + 1]))

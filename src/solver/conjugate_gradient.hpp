@@ -7,6 +7,8 @@
 #include "solver/poisson_level.hpp"
 #include "solver/poisson_solver.hpp"
 
+#include <limits>
+
 namespace eddy::solver {
 
 /// z = M^-1 r for a preconditioner M (one multigrid cycle).
@@ -17,10 +19,15 @@ class Preconditioner {
   virtual void apply(Field z, Field r) = 0;
 };
 
+/// The smallest relative tolerance a solve is held to (1.2e-5 in single precision, 2.2e-14 in double).
+// Below it the residual an iteration computes in Real is round-off, and CG iterating on past that can lose the
+// solution.
+inline constexpr double round_off_rtol = 100 * std::numeric_limits<Real>::epsilon();
+
 /// When a Krylov or stationary iteration stops.
 struct StopCriteria {
-  Real rtol = 1e-8;
-  Real atol = 0;
+  double rtol = 1e-8;
+  double atol = 0;
   int max_iterations = 200;
   int check_every = 1;
 };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace eddy::solver {
 
@@ -14,12 +15,25 @@ PoissonLevel top_level(const PoissonProblem& problem) {
   return {problem.decomp, problem.shape, problem.spacing, problem.faces, problem.timers, problem.exchange_clock};
 }
 
+namespace {
+
+// True when an iteration took the residual from `before` to `after` without halving it while it was already within
+// round-off of the right-hand side (1000 machine epsilons of |b|): the precision of Real cannot take it lower, and a
+// tolerance below that (a single-precision build given a double-precision deck) ends the solve here.
+bool stalled_at_round_off(Real before, Real after, Real rhs_norm) {
+  const Real round_off = 1000 * std::numeric_limits<Real>::epsilon() * rhs_norm;
+  return after <= round_off && after > Real(0.5) * before;
+}
+
+}  // namespace
+
 StopCriteria stop_criteria(const config::PoissonConfig& config) {
   return {config.rtol, config.atol, config.max_iterations, std::max(1, config.check_every)};
 }
 
 StopCriteria requested(StopCriteria stop, const SolveRequest& request) {
   if (request.rtol > 0) stop.rtol = request.rtol;
+  stop.rtol = std::max(stop.rtol, round_off_rtol);
   return stop;
 }
 
@@ -62,9 +76,11 @@ PoissonStats StationarySolver::solve(Field phi, Field rhs, const SolveRequest& r
     if (it % stop.check_every == 0 || it == stop.max_iterations) {
       measure(phi, b);
       sums = read_sums<3>(sums_);
+      const Real before = stats.final_residual;
       stats.final_residual = std::sqrt(sums[0]);
       stats.history.push_back(stats.final_residual);
-      stats.converged = stats.final_residual <= tolerance;
+      stats.converged =
+          stats.final_residual <= tolerance || stalled_at_round_off(before, stats.final_residual, stats.rhs_norm);
       phi_summed = true;
     }
   }

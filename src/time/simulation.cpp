@@ -306,7 +306,8 @@ struct Simulation::Impl {
   void advance_velocity(int s, double dt) {
     auto scope = timers.time(Phase::advance);
     const Stage& stage = stages.stages[s];
-    const operators::StageWeights weights{dt * stage.gamma, dt * stage.zeta, stages.next_reads_tendency(s), stage.beta};
+    const operators::StageWeights weights{Real(dt * stage.gamma), Real(dt * stage.zeta), stages.next_reads_tendency(s),
+                                          Real(stage.beta)};
     momentum.compute(
         state, start_velocity(), grid, deck.numerics.advection, deck.physics.viscosity, weights,
         [&](const fields::FaceVector& rhs) { physics.add_momentum_sources(rhs, sim_time + stage.time * dt); });

@@ -66,7 +66,7 @@ void require_end_reachable(const config::Deck& deck) {
   const config::TimeConfig& time = deck.time;
   if (time.max_steps != config::TimeConfig{}.max_steps) return;  // a step limit of the user's own ends the run
   const grid::GlobalGrid grid = grid::global_grid(deck);
-  const Real3 spacing{grid.smallest_width(0), grid.smallest_width(1), grid.smallest_width(2)};
+  const Real3 spacing{Real(grid.smallest_width(0)), Real(grid.smallest_width(1)), Real(grid.smallest_width(2))};
   const Diffusivity diffusivity = largest_diffusivity(deck);
   const double viscous = step_limits(time, diffusivity.value, spacing, deck.domain.dimensions, 0).viscous;
   const double largest_dt = time.adaptive ? viscous : time.dt;

@@ -50,7 +50,7 @@ inline grid::GlobalGrid walled_box(int dimensions, Int3 cells) {
   grid::GlobalGrid g;
   g.dim = dimensions;
   g.cells = cells;
-  g.length = {1.0, 1.3, dimensions == 3 ? 0.8 : 1.0};
+  g.length = {1.0, 1.3, dimensions == 3 ? Real(0.8) : Real(1.0)};
   g.periodic = {false, true, dimensions == 2};
   return g;
 }
@@ -112,7 +112,7 @@ inline double max_view_difference(const Field& a, const Field& b) {
   auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
   auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
   double result = 0;
-  for (std::size_t n = 0; n < ha.span(); ++n) result = std::max(result, std::abs(ha.data()[n] - hb.data()[n]));
+  for (std::size_t n = 0; n < ha.span(); ++n) result = std::max<double>(result, std::abs(ha.data()[n] - hb.data()[n]));
   return result;
 }
 
@@ -126,7 +126,7 @@ inline double max_difference_off_padding(const Field& a, const Field& b, int row
   for (int k = 0; k < static_cast<int>(ha.extent(2)); ++k)
     for (int j = 0; j < static_cast<int>(ha.extent(1)); ++j)
       for (int i = 0; i + row_padding < static_cast<int>(ha.extent(0)); ++i)
-        result = std::max(result, std::abs(ha(i, j, k) - hb(i, j, k)));
+        result = std::max<double>(result, std::abs(ha(i, j, k) - hb(i, j, k)));
   return result;
 }
 

@@ -73,7 +73,7 @@ Block make_block(const Case& c, eddy::parallel::Context& context) {
   eddy::grid::GlobalGrid global;
   global.dim = c.dimensions;
   global.cells = {16, 10, c.dimensions == 3 ? 8 : 1};
-  global.length = {1.0, 1.3, c.dimensions == 3 ? 0.8 : 1.0};
+  global.length = {1.0, 1.3, c.dimensions == 3 ? Real(0.8) : Real(1.0)};
   global.periodic = c.periodic;
   Block b;
   b.decomp = eddy::grid::decompose(global, context.comm());

@@ -75,8 +75,8 @@ void compare_paths(const Case& c) {
   bool any_swap = false;
   for (int s = 0; s < table.count; ++s) {
     const auto& stage = table.stages[s];
-    const eddy::operators::StageWeights weights{dt * stage.gamma, dt * stage.zeta, table.next_reads_tendency(s),
-                                                stage.beta};
+    const eddy::operators::StageWeights weights{Real(dt * stage.gamma), Real(dt * stage.zeta),
+                                                table.next_reads_tendency(s), Real(stage.beta)};
     fused.compute(fused_state, start_velocity, grid, c.scheme, viscosity, weights, {});
     separate.compute(separate_state, start_velocity, grid, c.scheme, viscosity, weights, {});
     any_swap = fused.finish(fused_state, grid) || any_swap;
@@ -145,7 +145,7 @@ TEST(MomentumStage, SspStagesBlendTheStepStartAsShuAndOsherWrite) {
             u(i, j, k) = start_share[s] * u0(i, j, k) + (1 - start_share[s]) * (u(i, j, k) + dt * r(i, j, k));
       Kokkos::deep_copy(components[a], u);
     }
-    const eddy::operators::StageWeights weights{dt * stage.gamma, 0, false, stage.beta};
+    const eddy::operators::StageWeights weights{Real(dt * stage.gamma), 0, false, Real(stage.beta)};
     fused.compute(state, start_velocity, grid, AdvectionScheme::central, viscosity, weights, {});
     fused.finish(state, grid);
   }

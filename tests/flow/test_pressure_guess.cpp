@@ -124,8 +124,8 @@ TEST(PressureGuess, SspStagesStartFromThePressuresNearestInTime) {
         for (std::size_t n = 0; n < got.span(); ++n) {
           const auto q = [&](int back) { return solves[m - back].data()[n]; };
           const Real want = stage == 0 ? q(1) : stage == 1 ? q(0) + (q(2) - q(3)) : Real(0.5) * (q(0) + q(1));
-          recipe_error = std::max(recipe_error, std::abs(got.data()[n] - want));
-          time_error = std::max(time_error, std::abs(got.data()[n] - exact.data()[n]));
+          recipe_error = std::max<double>(recipe_error, std::abs(got.data()[n] - want));
+          time_error = std::max<double>(time_error, std::abs(got.data()[n] - exact.data()[n]));
         }
         EXPECT_LE(recipe_error, 1e-13);
         EXPECT_LE(time_error, 3.1e-3);  // the solves' errors, none of the pressure's change in time

@@ -67,7 +67,7 @@ double difference_off_padding(const Field& a, const Field& b, const Case& c, con
     for (int j = 0; j < static_cast<int>(ha.extent(1)); ++j)
       for (int i = 0; i + row_padding < static_cast<int>(ha.extent(0)); ++i) {
         if (skip_walls && beyond_wall(i, j, k)) continue;
-        result = std::max(result, std::abs(ha(i, j, k) - hb(i, j, k)));
+        result = std::max<double>(result, std::abs(ha(i, j, k) - hb(i, j, k)));
       }
   return result;
 }
@@ -82,7 +82,7 @@ Block make_block(const Case& c, MPI_Comm comm) {
   eddy::grid::GlobalGrid global;
   global.dim = c.dimensions;
   global.cells = {c.nx, 10, c.dimensions == 3 ? 8 : 1};
-  global.length = {1.0, 1.3, c.dimensions == 3 ? 0.8 : 1.0};
+  global.length = {1.0, 1.3, c.dimensions == 3 ? Real(0.8) : Real(1.0)};
   global.periodic = c.periodic;
   // x whole on every rank; y and z split as the rank count allows.
   int ranks = 1;

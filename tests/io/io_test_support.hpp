@@ -22,7 +22,8 @@
 namespace eddy::io_test {
 
 /// A deck for a box of `cells` (z = 1 in 2D) and `length`.
-inline config::Deck make_deck(int dimensions, Int3 cells, Real3 length, Real3 origin = {0, 0, 0}) {
+inline config::Deck make_deck(int dimensions, Int3 cells, std::array<double, 3> length,
+                              std::array<double, 3> origin = {0, 0, 0}) {
   config::Deck deck;
   deck.domain.dimensions = dimensions;
   deck.domain.cells = cells;
@@ -34,7 +35,11 @@ inline config::Deck make_deck(int dimensions, Int3 cells, Real3 length, Real3 or
 /// The global grid of a deck (walls in x and y, periodic z as in 2D runs).
 inline grid::GlobalGrid grid_of(const config::Deck& deck) {
   const auto& d = deck.domain;
-  grid::GlobalGrid g{d.dimensions, d.cells, d.length, d.origin, {false, false, d.dimensions == 2}, {}};
+  grid::GlobalGrid g{d.dimensions, d.cells, {}, {}, {false, false, d.dimensions == 2}, {}};
+  for (int a = 0; a < 3; ++a) {
+    g.length[a] = static_cast<Real>(d.length[a]);
+    g.origin[a] = static_cast<Real>(d.origin[a]);
+  }
   for (int a = 0; a < d.dimensions; ++a) {
     if (d.stretching[a].stretched()) g.faces[a] = grid::stretched_faces(d, a);
   }

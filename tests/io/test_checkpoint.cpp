@@ -42,8 +42,8 @@ long long count_field_mismatches(const Field& field, int quantity, const fields:
     for (int j = g; j < g + shape.cells[1]; ++j)
       for (int i = g; i < g + shape.cells[0]; ++i) {
         const Int3 cell{decomp.offset[0] + i - g, decomp.offset[1] + j - g, decomp.offset[2] + k - g};
-        const double expected = io_test::cell_signature(quantity, cell);
-        if (std::memcmp(&host(i, j, k), &expected, sizeof(double)) != 0) ++wrong;
+        const Real expected = io_test::cell_signature(quantity, cell);
+        if (std::memcmp(&host(i, j, k), &expected, sizeof(Real)) != 0) ++wrong;
       }
   return wrong;
 }
@@ -257,9 +257,9 @@ std::uint64_t documented_checksum(int quantity, const Int3& cells) {
   for (int k = 0; k < cells[2]; ++k)
     for (int j = 0; j < cells[1]; ++j)
       for (int i = 0; i < cells[0]; ++i, ++index) {
-        const double value = io_test::cell_signature(quantity, {i, j, k});
-        std::uint64_t bits = 0;
-        std::memcpy(&bits, &value, sizeof(bits));
+        const Real value = io_test::cell_signature(quantity, {i, j, k});
+        std::uint64_t bits = 0;  // a float's 32 bits in the low half
+        std::memcpy(&bits, &value, sizeof(value));
         sum += mix(bits ^ mix(index));
       }
   return sum;
@@ -302,10 +302,10 @@ TEST(Checkpoint, RefusesDamagedFiles) {
     // Likewise one value of /scalar_temperature (quantity 4) in a second copy.
     for (const auto& [quantity, damaged] : {std::pair{3, flipped}, std::pair{4, flipped_scalar}}) {
       std::vector<char> copy = bytes;
-      const double target = io_test::cell_signature(quantity, {3, 2, 1});
-      char pattern[sizeof(double)];
-      std::memcpy(pattern, &target, sizeof(double));
-      auto at = std::search(copy.begin(), copy.end(), pattern, pattern + sizeof(double));
+      const Real target = io_test::cell_signature(quantity, {3, 2, 1});
+      char pattern[sizeof(Real)];
+      std::memcpy(pattern, &target, sizeof(Real));
+      auto at = std::search(copy.begin(), copy.end(), pattern, pattern + sizeof(Real));
       if (at == copy.end()) throw Error("value not found in the checkpoint file");
       at[0] = static_cast<char>(at[0] ^ 1);
       std::ofstream(damaged, std::ios::binary).write(copy.data(), static_cast<std::streamsize>(copy.size()));
@@ -336,7 +336,7 @@ TEST(Checkpoint, FailedWriteNamesItsSizeAndTheSpaceLeft) {
   } catch (const Error& e) {
     message = e.what();
   }
-  const double kilobytes = 4.0 * 9 * 7 * 5 * sizeof(double) / 1e3;  // u, v, w, p on 9 x 7 x 5 cells
+  const double kilobytes = 4.0 * 9 * 7 * 5 * sizeof(Real) / 1e3;  // u, v, w, p on 9 x 7 x 5 cells
   char size[80];
   std::snprintf(size, sizeof(size), "(%.3g kB of data; its file system has ", kilobytes);
   EXPECT_NE(message.find(blocked.string()), std::string::npos) << message;
@@ -420,6 +420,37 @@ TEST(Checkpoint, RefusesOtherGridOrPhysics) {
   message = load_error(io::Checkpointer(finer.deck, finer.decomp, finer.shape, context, run_dir, "deck"), "latest",
                        finer_state);
   EXPECT_NE(message.find("this deck has 18 x 14 x 10 cells"), std::string::npos) << message;
+}
+
+TEST(Checkpoint, StatesItsPrecisionAndRefusesTheOther) {
+  parallel::Context context(MPI_COMM_WORLD);
+  const auto run_dir = io_test::scratch_folder(MPI_COMM_WORLD, "precision");
+  auto s = make_setup(MPI_COMM_WORLD);
+  auto state = fields::FlowState::allocate(s.shape);
+  io::Checkpointer checkpointer(s.deck, s.decomp, s.shape, context, run_dir, "deck");
+  checkpointer.write(state, 1, 1, 0.1);
+  const auto path = checkpointer.resolve("latest");
+  io::run_on_rank0(MPI_COMM_WORLD, [&] {
+    EXPECT_EQ(io::H5Reader(path).read_string("precision"), precision_name);
+    EXPECT_EQ(io::H5Reader(path).holds_floats("p"), sizeof(Real) == sizeof(float));
+    // The same file as the build of the other precision would label it.
+    const std::string other = sizeof(Real) == sizeof(float) ? "double" : "single";
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Adelete(file, "precision");
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, other.size());
+    const hid_t space = H5Screate(H5S_SCALAR);
+    const hid_t attribute = H5Acreate2(file, "precision", type, space, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(attribute, type, other.data());
+    H5Aclose(attribute);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Fclose(file);
+  });
+  const std::string message = load_error(checkpointer, "latest", state);
+  EXPECT_NE(message.find("precision fields; this eddy is built in " + std::string(precision_name)), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("EDDY_PRECISION="), std::string::npos) << message;
 }
 
 TEST(Checkpoint, RefusesOtherScalars) {

@@ -35,7 +35,7 @@ Block make_block(int dimensions, bool periodic) {
   eddy::grid::GlobalGrid g;
   g.dim = dimensions;
   g.cells = {8, 6, dimensions == 3 ? 5 : 1};
-  g.length = {1.0, 1.5, dimensions == 3 ? 2.5 : 1.0};  // dx, dy, dz all different
+  g.length = {1.0, 1.5, dimensions == 3 ? Real(2.5) : Real(1.0)};  // dx, dy, dz all different
   g.periodic = {periodic, periodic, dimensions == 2 || periodic};
   Block b;
   b.decomp = eddy::grid::decompose(g, MPI_COMM_SELF);
@@ -231,8 +231,8 @@ TEST(Stencils, DivergenceOfGradientIsThePoissonLaplacian) {
     for (int k = 1; k <= b.shape.cells[2]; ++k)
       for (int j = 1; j <= b.shape.cells[1]; ++j)
         for (int i = 1; i <= b.shape.cells[0]; ++i) {
-          worst = std::max(worst, std::abs(d(i, j, k) + l(i, j, k)));
-          scale = std::max(scale, std::abs(l(i, j, k)));
+          worst = std::max<double>(worst, std::abs(d(i, j, k) + l(i, j, k)));
+          scale = std::max<double>(scale, std::abs(l(i, j, k)));
         }
     EXPECT_GT(scale, 1.0);
     EXPECT_LT(worst, 1e-12 * scale) << dim << "D";

@@ -71,7 +71,7 @@ Outcome solve_random(int dim, eddy::Int3 cells, eddy::Real3 length, const eddy::
   double smallest = 1e300, largest = 0;
   for (int a = 0; a < dim; ++a) {
     smallest = std::min(smallest, global.smallest_width(a));
-    largest = std::max(largest, global.spacing(a) * (global.stretched(a) ? 2 : 1));
+    largest = std::max<double>(largest, global.spacing(a) * (global.stretched(a) ? 2 : 1));
   }
   outcome.largest_aspect = largest / smallest;
   return outcome;
