@@ -1,6 +1,7 @@
 // Plane Poiseuille flow: parabolic inflow, outflow, no-slip walls. The steady state is the parabola
 // u = 6 U s (1 - s); in the middle of the channel the error converges at second order with the grid.
 #include "flow_test_support.hpp"
+#include "round_off.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +28,7 @@ double poiseuille_error(int ny, eddy::config::OutflowType outflow) {
   eddy::parallel::Context context;
   eddy::time::Simulation sim(deck, context, {"", true});
   sim.advance(deck.time.max_steps);  // marches to end_time; run() would also write a run folder
-  EXPECT_LT(sim.history().back().max_divergence, 1e-6);
+  EXPECT_LT(sim.history().back().max_divergence, eddy::testing::round_off(1e-6, 1e-5));
   const auto u = eddy::testing::gather(sim, 0), v = eddy::testing::gather(sim, 1);
   double error = 0;
   for (int j = 0; j < ny; ++j) {
@@ -106,7 +107,9 @@ TEST(Poiseuille, ATimeDependentBodyForceIsTakenAtEachStagesTime) {
     errors[n] = std::abs(u(3, 5, 0) - std::sin(1.0));
   }
   EXPECT_LT(errors[0], 1e-4);
-  EXPECT_GE(eddy::testing::observed_order(errors[0], errors[1]), 2.8) << errors[0] << " " << errors[1];
+  // In single precision round-off (about 1e-7 of u) takes about a tenth off the order the finer error shows.
+  EXPECT_GE(eddy::testing::observed_order(errors[0], errors[1]), eddy::testing::round_off(2.8, 2.6))
+      << errors[0] << " " << errors[1];
 }
 
 // An inflow given by an expression: the parabola "6*y*(1 - y)" gives the built-in parabolic profile's flow; a

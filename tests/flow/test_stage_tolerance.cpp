@@ -1,6 +1,7 @@
 // pressure.intermediate_rtol: the solves of a step's Runge-Kutta stages before the last stop at their own relative
 // residual, the last stage's at pressure.rtol, so the step ends about as divergence-free as without it.
 #include "flow_test_support.hpp"
+#include "round_off.hpp"
 
 #include <gtest/gtest.h>
 
@@ -38,9 +39,10 @@ TEST(StageTolerance, EarlierStagesStopAtTheirToleranceAndTheStepEndsAtRtol) {
     const auto& l = loose->history()[s];
     tight_iterations += t.poisson_iterations;
     loose_iterations += l.poisson_iterations;
-    // The last stage's solve reaches pressure.rtol in both, and the step's velocity is about as divergence-free.
-    EXPECT_LE(l.poisson_residual, 1e-9) << "step " << s;
-    EXPECT_LE(l.max_divergence, 10 * t.max_divergence + 1e-12) << "step " << s;
+    // The last stage's solve reaches pressure.rtol in both (in single precision, where the residual stalls at
+    // round-off), and the step's velocity is about as divergence-free.
+    EXPECT_LE(l.poisson_residual, eddy::testing::round_off(1e-9, 1.2e-4)) << "step " << s;
+    EXPECT_LE(l.max_divergence, 10 * t.max_divergence + eddy::testing::round_off(1e-12, 1e-5)) << "step " << s;
   }
   EXPECT_LE(loose_iterations, tight_iterations - steps) << tight_iterations << " against " << loose_iterations;
   // The earlier stages' looser pressures change the tendencies a little, not the flow.

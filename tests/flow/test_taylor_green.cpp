@@ -2,6 +2,7 @@
 // second-order space convergence, third-order (both RK3) and first-order (Euler) time convergence, energy decay.
 #include "config/load.hpp"
 #include "flow_test_support.hpp"
+#include "round_off.hpp"
 
 #include <gtest/gtest.h>
 
@@ -87,7 +88,10 @@ TEST(TaylorGreen, Rk3IsThirdOrderInTime) {
 TEST(TaylorGreen, SspRk3IsThirdOrderInTime) {
   const auto errors = time_errors(eddy::config::TimeScheme::ssp_rk3, {0.1, 0.05, 0.025}, 0.025 / 16);
   EXPECT_GE(observed_order(errors[0], errors[1]), 2.5) << errors[0] << " " << errors[1];
-  EXPECT_GE(observed_order(errors[1], errors[2]), 2.5) << errors[1] << " " << errors[2];
+  // In single precision the error at the finest step (about 1e-5) is round-off: the coarser pair shows the order.
+  if (!eddy::testing::single_precision) {
+    EXPECT_GE(observed_order(errors[1], errors[2]), 2.5) << errors[1] << " " << errors[2];
+  }
 }
 
 TEST(TaylorGreen, EulerIsFirstOrderInTime) {
@@ -108,7 +112,7 @@ TEST(TaylorGreen, KineticEnergyDecaysAsExpMinusFourNuT) {
     const double exact = initial * std::exp(-4 * viscosity * record.time);
     // The discrete vortex decays with the discrete Laplacian's eigenvalue, 2 (2 - 2 cos h) / h^2 instead of 2.
     EXPECT_NEAR(record.kinetic_energy / exact, 1.0, 0.02 * h * h + 1e-8) << "t = " << record.time;
-    EXPECT_LT(record.max_divergence, 1e-9);
+    EXPECT_LT(record.max_divergence, eddy::testing::round_off(1e-9, 1e-5));
   }
   EXPECT_NEAR(sim.time(), 2.0, 1e-12);
 }
@@ -124,7 +128,7 @@ TEST(TaylorGreen, KineticEnergyIn2DIsPerUnitDepthOnEveryGrid) {
         "taylor_green2d", {cells});
     eddy::parallel::Context context;
     const eddy::time::Simulation sim(deck, context, {"", true});
-    EXPECT_NEAR(sim.kinetic_energy() / (M_PI * M_PI), 1.0, 1e-12) << n << " cells";
+    EXPECT_NEAR(sim.kinetic_energy() / (M_PI * M_PI), 1.0, eddy::testing::round_off(1e-12, 1e-5)) << n << " cells";
   }
 }
 
@@ -147,7 +151,7 @@ TEST(TaylorGreen, AnExpressionDeckStartsFromTheBuiltInVortexAndItsPressure) {
   eddy::time::Simulation from_expression(expression, context, {"", true});
   for (int c = 0; c < 2; ++c) {
     const double difference = eddy::testing::max_difference(gather(from_built_in, c), gather(from_expression, c));
-    EXPECT_LE(difference, 1e-14) << "component " << c;
+    EXPECT_LE(difference, eddy::testing::round_off(1e-14, 1e-6)) << "component " << c;
   }
   const GlobalField p = gather(from_expression, 3);
   const double h = 2 * M_PI / n;
@@ -158,7 +162,7 @@ TEST(TaylorGreen, AnExpressionDeckStartsFromTheBuiltInVortexAndItsPressure) {
       pressure_error = std::max(pressure_error, std::abs(p(i, j, 0) - exact));
     }
   }
-  EXPECT_LE(pressure_error, 1e-15);
+  EXPECT_LE(pressure_error, eddy::testing::round_off(1e-15, 1e-6));
 }
 
 // A transported scalar given as an expression starts from its values at the cell centres.
@@ -183,5 +187,5 @@ TEST(TaylorGreen, AScalarExpressionIsItsValueAtTheCellCentres) {
       error = std::max(error, std::abs(values(i, j, 0) - (0.25 + std::sin((i + 0.5) * h) * (j + 0.5) * h)));
     }
   }
-  EXPECT_LE(error, 1e-15);
+  EXPECT_LE(error, eddy::testing::round_off(1e-15, 1e-5));
 }

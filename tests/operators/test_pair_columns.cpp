@@ -8,6 +8,7 @@
 #include "operators/divergence.hpp"
 #include "operators/flow_diagnostics.hpp"
 #include "operators/gradient.hpp"
+#include "round_off.hpp"
 #include "solver/laplacian.hpp"
 #include "solver/poisson_level.hpp"
 #include "solver/prolongation.hpp"
@@ -78,7 +79,9 @@ Host on_host(const Field& f) {
   return copy;
 }
 
-bool differs(Real value, Real expected) { return !(std::abs(value - expected) <= 1e-10 * (1 + std::abs(expected))); }
+bool differs(Real value, Real expected) {
+  return !(std::abs(value - expected) <= eddy::testing::round_off(1e-10, 1e-5) * (1 + std::abs(expected)));
+}
 
 // Points of `div` that differ from scale * div(u) on the owned cells, or from kUntouched elsewhere.
 int divergence_mismatches(const Block& b, const Field& div, Real scale) {
@@ -154,9 +157,10 @@ eddy::operators::LocalDiagnostics host_diagnostics(const Block& b) {
 
 void expect_close(const eddy::operators::LocalDiagnostics& got, const eddy::operators::LocalDiagnostics& expected,
                   const std::string& label) {
-  EXPECT_NEAR(got.kinetic_energy, expected.kinetic_energy, 1e-12 * expected.kinetic_energy) << label;
-  EXPECT_NEAR(got.max_divergence, expected.max_divergence, 1e-12 * expected.max_divergence) << label;
-  EXPECT_NEAR(got.velocity_rate, expected.velocity_rate, 1e-12 * expected.velocity_rate) << label;
+  const double relative = eddy::testing::round_off(1e-12, 1e-5);
+  EXPECT_NEAR(got.kinetic_energy, expected.kinetic_energy, relative * expected.kinetic_energy) << label;
+  EXPECT_NEAR(got.max_divergence, expected.max_divergence, relative * expected.max_divergence) << label;
+  EXPECT_NEAR(got.velocity_rate, expected.velocity_rate, relative * expected.velocity_rate) << label;
 }
 
 }  // namespace
